@@ -1,0 +1,130 @@
+"""DomainSpec: what the env, renderer and dataset need to know about one domain.
+
+The dynamics live in the PDDL file; a spec only says how to build a problem
+from a layout, how to read a state dict back from ground atoms, which object
+kinds sit in which cell, and how agent actions map to PDDL action literals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from svot.domains import grid
+from svot.domains.grid import DIRECTIONS, Cell
+from svot.errors import ActionError, ConfigError
+from svot.pddl.problem import Atom, Problem
+
+
+@dataclass(frozen=True)
+class Field:
+    """One line of the state description: ``<label>: <value>``.
+
+    ``kind`` is one of: ``cell``, ``cells``, ``int``, ``word``, ``colour_cells``,
+    ``colour_counts``.
+    """
+
+    key: str
+    label: str
+    kind: str
+
+
+class DomainSpec:
+    """Base class; subclasses fill the class attributes and the layout hooks."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    pddl: ClassVar[str]
+    sizes: ClassVar[tuple[int, ...]]
+    internal: ClassVar[tuple[str, ...]] = ()
+    kinds: ClassVar[tuple[str, ...]]  # object kinds, bit i of the observation = kinds[i]
+    fields: ClassVar[tuple[Field, ...]]
+
+    # --- actions ----------------------------------------------------------------
+    def n_actions(self, size: int) -> int:
+        return 4
+
+    def action_key(self, action: int, size: int) -> tuple:
+        return ("move", DIRECTIONS[action])
+
+    def action_text(self, action: int, size: int) -> str:
+        return f"move {DIRECTIONS[action]}"
+
+    def parse_action(self, text: str, size: int) -> int:
+        words = " ".join(str(text).lower().replace("_", " ").split())
+        for a in range(self.n_actions(size)):
+            if words in (self.action_text(a, size), self.action_text(a, size).removeprefix("move ")):
+                return a
+        raise ActionError(
+            f"cannot read action {text!r} for {self.name}; expected e.g. {self.action_text(0, size)!r}"
+        )
+
+    def check_action(self, action: Any, size: int) -> int:
+        n = self.n_actions(size)
+        try:
+            import numpy as np
+
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+                if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+                    action = int(action)
+                else:
+                    raise TypeError
+        except TypeError:
+            raise ActionError(f"{self.name} actions are integers in 0..{n - 1}, got {action!r} ({type(action).__name__})") from None
+        if not 0 <= int(action) < n:
+            raise ActionError(f"{self.name} action {int(action)} is out of range 0..{n - 1}")
+        return int(action)
+
+    # --- problems ------------------------------------------------------------------
+    def check_size(self, size: int, allow_any: bool = False) -> int:
+        if not isinstance(size, int) or size < 2 or (not allow_any and size not in self.sizes):
+            raise ConfigError(
+                f"{self.name} has no size {size!r}; Table 5 sizes are {', '.join(map(str, self.sizes))}"
+            )
+        return size
+
+    def base_objects(self, size: int) -> list[tuple[str, str]]:
+        return grid.grid_objects(size)
+
+    def base_atoms(self, size: int) -> list[Atom]:
+        return grid.adjacency_atoms(size)
+
+    def problem(self, size: int, name: str, init: list[Atom], goal: list[Atom], objects=None) -> Problem:
+        objs = tuple(self.base_objects(size) if objects is None else objects)
+        return Problem(
+            domain=self.name,
+            name=name,
+            objects=objs,
+            init=frozenset(self.base_atoms(size)) | frozenset(init),
+            goal=tuple(sorted(goal)),
+        )
+
+    def size_of(self, problem: Problem) -> int:
+        return int(round(len(problem.objects_of("cell")) ** 0.5))
+
+    # --- reading states ----------------------------------------------------------
+    def state_dict(self, atoms: frozenset, size: int) -> dict:
+        raise NotImplementedError
+
+    def cell_kinds(self, state: dict) -> dict[Cell, set[str]]:
+        """Which kinds occupy each cell (cells with none are absent)."""
+        raise NotImplementedError
+
+    def is_failure(self, state: dict) -> bool:
+        """A terminal state that is not the goal (FrozenLake's hole)."""
+        return False
+
+
+def player_of(atoms) -> Cell:
+    for a in atoms:
+        if a[0] == "at":
+            return grid.parse_cell(a[1])
+    raise ValueError("state has no (at ?c) atom")
+
+
+def cells_of(atoms, pred: str) -> list[list[int]]:
+    return grid.sorted_cells(grid.parse_cell(a[1]) for a in atoms if a[0] == pred)
+
+
+def add_kind(out: dict, cell, kind: str) -> None:
+    out.setdefault(tuple(cell), set()).add(kind)

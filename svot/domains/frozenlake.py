@@ -1,0 +1,67 @@
+"""FrozenLake (deterministic): reach the goal tile without falling into a hole."""
+
+from __future__ import annotations
+
+from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.domains.grid import cell_name, parse_cell
+
+
+class FrozenLakeSpec(DomainSpec):
+    name = "frozenlake"
+    title = "FrozenLake"
+    pddl = "frozenlake"
+    sizes = (4, 5, 6)
+    kinds = ("player", "hole", "goal", "start")
+    fields = (
+        Field("player", "Player", "cell"),
+        Field("tile", "Tile", "word"),
+        Field("status", "Status", "word"),
+        Field("goal", "Goal", "cell"),
+        Field("holes", "Holes", "cells"),
+    )
+    tiles = ("start", "frozen", "hole", "goal")
+    statuses = ("running", "fell", "reached")
+
+    def problem_from_state(self, state: dict, name: str):
+        start = state.get("start", state["player"])
+        init = [
+            ("at", cell_name(state["player"])),
+            ("start", cell_name(start)),
+            ("goal", cell_name(state["goal"])),
+        ]
+        init += [("hole", cell_name(h)) for h in state["holes"]]
+        return self.problem(state["size"], name, init, [("at", cell_name(state["goal"]))])
+
+    def state_dict(self, atoms, size: int) -> dict:
+        player = list(player_of(atoms))
+        holes = cells_of(atoms, "hole")
+        goal = list(next(parse_cell(a[1]) for a in atoms if a[0] == "goal"))
+        start = list(next(parse_cell(a[1]) for a in atoms if a[0] == "start"))
+        if player in holes:
+            tile, status = "hole", "fell"
+        elif player == goal:
+            tile, status = "goal", "reached"
+        else:
+            tile, status = ("start" if player == start else "frozen"), "running"
+        return {
+            "domain": self.name,
+            "size": size,
+            "player": player,
+            "holes": holes,
+            "goal": goal,
+            "start": start,
+            "tile": tile,
+            "status": status,
+        }
+
+    def cell_kinds(self, state: dict) -> dict:
+        out: dict = {}
+        for h in state["holes"]:
+            add_kind(out, h, "hole")
+        add_kind(out, state["goal"], "goal")
+        add_kind(out, state["start"], "start")
+        add_kind(out, state["player"], "player")
+        return out
+
+    def is_failure(self, state: dict) -> bool:
+        return state["status"] == "fell"

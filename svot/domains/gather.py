@@ -1,0 +1,109 @@
+"""Gather: collect every coloured ball with moves of k cells (1 ≤ k ≤ N-1)."""
+
+from __future__ import annotations
+
+from svot.domains.base import DomainSpec, Field, add_kind, player_of
+from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
+from svot.errors import ActionError
+
+COLOURS = ("red", "green", "blue", "yellow")
+COLOURS_BY_SIZE = {4: COLOURS[:2], 5: COLOURS[:3], 6: COLOURS[:4]}
+
+
+def colours_for(size: int) -> tuple[str, ...]:
+    return COLOURS_BY_SIZE.get(size, COLOURS[: max(2, min(4, size - 2))])
+
+
+class GatherSpec(DomainSpec):
+    name = "gather"
+    title = "Gather"
+    pddl = "gather"
+    sizes = (4, 5, 6)
+    internal = ("advance",)
+    kinds = ("player",) + tuple(f"ball_{c}" for c in COLOURS)
+    fields = (
+        Field("player", "Player", "cell"),
+        Field("collected", "Collected balls", "colour_counts"),
+        Field("balls", "Balls", "colour_cells"),
+    )
+
+    # action 4*(k-1)+d moves k cells in direction d
+    def n_actions(self, size: int) -> int:
+        return 4 * (size - 1)
+
+    def action_key(self, action: int, size: int) -> tuple:
+        k, d = divmod(action, 4)
+        return ("move", DIRECTIONS[d], f"k{k + 1}")
+
+    def action_text(self, action: int, size: int) -> str:
+        k, d = divmod(action, 4)
+        return f"move {DIRECTIONS[d]} {k + 1}"
+
+    def parse_action(self, text: str, size: int) -> int:
+        words = str(text).lower().replace(",", " ").split()
+        words = [w for w in words if w not in ("move", "step", "steps", "cell", "cells", "by")]
+        if len(words) == 2 and words[0] in DIRECTIONS and words[1].isdigit():
+            k = int(words[1])
+            if 1 <= k <= size - 1:
+                return 4 * (k - 1) + DIRECTIONS.index(words[0])
+        raise ActionError(
+            f"cannot read action {text!r} for gather {size}x{size}; expected 'move <direction> <k>' with 1 <= k <= {size - 1}"
+        )
+
+    def base_objects(self, size: int) -> list:
+        objs = super().base_objects(size)
+        objs += [(f"k{k}", "distance") for k in range(1, size)]
+        objs += [(c, "colour") for c in colours_for(size)]
+        return objs
+
+    def base_atoms(self, size: int) -> list:
+        atoms = super().base_atoms(size)
+        for c in cells(size):
+            for d in DIRECTIONS:
+                for k in range(1, size):
+                    n = shift(c, d, k)
+                    if inside(n, size):
+                        atoms.append(("ray", cell_name(c), d, f"k{k}", cell_name(n)))
+        return atoms + [("idle",)]
+
+    def problem_from_state(self, state: dict, name: str):
+        size = state["size"]
+        init = [("at", cell_name(state["player"]))]
+        ball_cells = set()
+        goal = []
+        for colour, where in state["balls"].items():
+            for b in where:
+                init.append(("ball", cell_name(b), colour))
+                goal.append(("got", cell_name(b), colour))
+                ball_cells.add(tuple(b))
+        init += [("clear", cell_name(c)) for c in cells(size) if c not in ball_cells]
+        return self.problem(size, name, init, goal)
+
+    def state_dict(self, atoms, size: int) -> dict:
+        colours = sorted({a[2] for a in atoms if a[0] == "ball" or a[0] == "got"} | set(colours_for(size)), key=_colour_order)
+        balls = {c: [] for c in colours}
+        collected = {c: 0 for c in colours}
+        for a in atoms:
+            if a[0] == "ball":
+                balls[a[2]].append(parse_cell(a[1]))
+            elif a[0] == "got":
+                collected[a[2]] += 1
+        return {
+            "domain": self.name,
+            "size": size,
+            "player": list(player_of(atoms)),
+            "balls": {c: sorted_cells(v) for c, v in balls.items()},
+            "collected": collected,
+        }
+
+    def cell_kinds(self, state: dict) -> dict:
+        out: dict = {}
+        for colour, where in state["balls"].items():
+            for b in where:
+                add_kind(out, b, f"ball_{colour}")
+        add_kind(out, state["player"], "player")
+        return out
+
+
+def _colour_order(c: str) -> tuple:
+    return (COLOURS.index(c) if c in COLOURS else len(COLOURS), c)

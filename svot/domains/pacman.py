@@ -1,0 +1,44 @@
+"""Pacman: eat every coin; no walls."""
+
+from __future__ import annotations
+
+from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.domains.grid import cell_name
+
+
+class PacmanSpec(DomainSpec):
+    name = "pacman"
+    title = "Pacman"
+    pddl = "pacman"
+    sizes = (4, 5, 6)
+    kinds = ("player", "coin")
+    fields = (
+        Field("player", "Player", "cell"),
+        Field("collected", "Collected coins", "int"),
+        Field("total", "Total coins", "int"),
+        Field("coins", "Coins", "cells"),
+    )
+
+    def problem_from_state(self, state: dict, name: str):
+        init = [("at", cell_name(state["player"]))] + [("coin", cell_name(c)) for c in state["coins"]]
+        goal = [("eaten", cell_name(c)) for c in state["coins"]]
+        return self.problem(state["size"], name, init, goal)
+
+    def state_dict(self, atoms, size: int) -> dict:
+        coins = cells_of(atoms, "coin")
+        eaten = sum(1 for a in atoms if a[0] == "eaten")
+        return {
+            "domain": self.name,
+            "size": size,
+            "player": list(player_of(atoms)),
+            "coins": coins,
+            "collected": eaten,
+            "total": eaten + len(coins),
+        }
+
+    def cell_kinds(self, state: dict) -> dict:
+        out: dict = {}
+        for c in state["coins"]:
+            add_kind(out, c, "coin")
+        add_kind(out, state["player"], "player")
+        return out

@@ -1,0 +1,49 @@
+"""Sokoban: push every block onto a goal square."""
+
+from __future__ import annotations
+
+from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.domains.grid import cell_name
+
+
+class SokobanSpec(DomainSpec):
+    name = "sokoban"
+    title = "Sokoban"
+    pddl = "sokoban"
+    sizes = (4, 5, 6)
+    kinds = ("player", "wall", "block", "goal")
+    fields = (
+        Field("player", "Player", "cell"),
+        Field("blocks", "Blocks", "cells"),
+        Field("goals", "Goals", "cells"),
+        Field("walls", "Walls", "cells"),
+    )
+
+    def problem_from_state(self, state: dict, name: str):
+        init = [("at", cell_name(state["player"]))]
+        init += [("wall", cell_name(w)) for w in state["walls"]]
+        init += [("block", cell_name(b)) for b in state["blocks"]]
+        init += [("goal", cell_name(g)) for g in state["goals"]]
+        goal = [("block", cell_name(g)) for g in state["goals"]]
+        return self.problem(state["size"], name, init, goal)
+
+    def state_dict(self, atoms, size: int) -> dict:
+        return {
+            "domain": self.name,
+            "size": size,
+            "player": list(player_of(atoms)),
+            "walls": cells_of(atoms, "wall"),
+            "blocks": cells_of(atoms, "block"),
+            "goals": cells_of(atoms, "goal"),
+        }
+
+    def cell_kinds(self, state: dict) -> dict:
+        out: dict = {}
+        for w in state["walls"]:
+            add_kind(out, w, "wall")
+        for g in state["goals"]:
+            add_kind(out, g, "goal")
+        for b in state["blocks"]:
+            add_kind(out, b, "block")
+        add_kind(out, state["player"], "player")
+        return out

@@ -1,0 +1,224 @@
+"""Lifted PDDL domains: parsed by PDDLGym, held as plain tuples.
+
+PDDLGym (imported lazily: it costs about two seconds) is the parser of record;
+svot first reads the text itself to refuse malformed files with a line number,
+then converts PDDLGym's operators into :class:`Operator` values that the
+grounded engine instantiates.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from svot.errors import PDDLError
+from svot.pddl import sexpr
+from svot.pddl.pddlgym_compat import import_pddlgym_core
+
+# (predicate, (variable or constant names...)) with variables written "?x".
+LiftedAtom = tuple[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Operator:
+    """One action schema.
+
+    ``action`` is the agent-facing action literal in the precondition (PDDLGym's
+    "action predicate"): the agent chooses a ground action literal, and the
+    ground operator whose preconditions hold is applied.
+    """
+
+    name: str
+    params: tuple[tuple[str, str], ...]  # (variable, type)
+    action: LiftedAtom
+    pre_pos: tuple[LiftedAtom, ...]
+    pre_neg: tuple[LiftedAtom, ...]
+    add: tuple[LiftedAtom, ...]
+    delete: tuple[LiftedAtom, ...]
+
+
+@dataclass(frozen=True)
+class Domain:
+    name: str
+    source: str
+    types: tuple[str, ...]
+    predicates: dict  # name -> tuple of argument types
+    action_predicates: tuple[str, ...]
+    operators: tuple[Operator, ...]
+
+    @functools.cached_property
+    def fluent_predicates(self) -> frozenset[str]:
+        """Predicates some operator adds or deletes; all others are static."""
+        return frozenset(p for op in self.operators for p, _ in op.add + op.delete)
+
+    @functools.cached_property
+    def static_predicates(self) -> frozenset[str]:
+        return frozenset(self.predicates) - self.fluent_predicates - frozenset(self.action_predicates)
+
+    def __hash__(self) -> int:  # domains are compared by identity of their source
+        return hash((self.name, self.source))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Domain) and (self.name, self.source) == (other.name, other.source)
+
+
+def domain_path(name: str) -> Path:
+    """Path of a shipped domain file, e.g. ``domain_path("sokoban")``."""
+    ref = resources.files("svot.domains_pddl").joinpath(f"{name}.pddl")
+    path = Path(str(ref))
+    if not path.is_file():
+        shipped = sorted(p.stem for p in Path(str(resources.files("svot.domains_pddl"))).glob("*.pddl"))
+        raise PDDLError(f"no shipped domain {name!r}; shipped domains: {', '.join(shipped)}")
+    return path
+
+
+@functools.lru_cache(maxsize=None)
+def load_domain(name: str) -> Domain:
+    """Parse a shipped domain (cached)."""
+    return load_domain_file(domain_path(name))
+
+
+def load_domain_file(path: str | os.PathLike) -> Domain:
+    """Parse a domain file: svot's structural checks, then PDDLGym's parser."""
+    path = Path(path)
+    source = str(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise PDDLError(f"cannot read domain file: {exc.strerror}", source=source) from exc
+    _check_domain_text(text, source)
+    import_pddlgym_core()  # lazy and quiet: importing pddlgym is slow and noisy
+    from pddlgym.parser import PDDLDomainParser
+
+    try:
+        parsed = PDDLDomainParser(source, expect_action_preds=True, operators_as_actions=False)
+    except Exception as exc:  # PDDLGym raises bare assertions; keep its words
+        raise PDDLError(f"PDDLGym could not parse the domain: {exc!r}", source=source) from exc
+    return _from_pddlgym(parsed, source)
+
+
+def _check_domain_text(text: str, source: str) -> None:
+    """Catch what PDDLGym would report badly: balance, unknown predicates, arity, variables."""
+    define = sexpr.read(text, source)
+    if define.head() != "define":
+        raise PDDLError("a domain file must start with '(define'", source=source, line=define.line)
+    if "(:actions" not in text.lower():
+        raise PDDLError(
+            "missing the '; (:actions ...)' line that names the agent's action predicates",
+            source=source,
+        )
+    preds = sexpr.section(define, ":predicates")
+    if preds is None:
+        raise PDDLError("missing (:predicates ...)", source=source, line=define.line)
+    arity: dict[str, int] = {}
+    for item in preds.items[1:]:
+        if not isinstance(item, sexpr.SList) or item.head() is None:
+            raise PDDLError("each predicate must be written '(name ?arg - type ...)'", source=source, line=preds.line)
+        arity[item.head()] = len(sexpr.parse_typed_list(item.items[1:], source))
+    for item in define.items:
+        if isinstance(item, sexpr.SList) and item.head() == ":action":
+            _check_action(item, arity, source)
+
+
+def _check_action(action: sexpr.SList, arity: dict[str, int], source: str) -> None:
+    name = action.items[1].text if len(action.items) > 1 and isinstance(action.items[1], sexpr.Sym) else "?"
+    parts = {}
+    items = action.items[2:]
+    for key, value in zip(items[::2], items[1::2]):
+        if isinstance(key, sexpr.Sym):
+            parts[key.text] = value
+    for key in (":parameters", ":precondition", ":effect"):
+        if key not in parts:
+            raise PDDLError(f"action {name!r} has no {key}", source=source, line=action.line)
+    params = {v for v, _, _ in sexpr.parse_typed_list(parts[":parameters"].items, source)}
+
+    def walk(node) -> None:
+        if not isinstance(node, sexpr.SList):
+            return
+        head = node.head()
+        if head in ("and", "not"):
+            for sub in node.items[1:]:
+                walk(sub)
+            return
+        if head in ("or", "forall", "exists", "when", "imply"):
+            raise PDDLError(
+                f"action {name!r} uses '{head}': svot's domains are STRIPS with negative preconditions only",
+                source=source,
+                line=node.line,
+            )
+        if head not in arity:
+            raise PDDLError(f"action {name!r} uses unknown predicate {head!r}", source=source, line=node.line)
+        args = node.items[1:]
+        if len(args) != arity[head]:
+            raise PDDLError(
+                f"action {name!r}: predicate {head!r} takes {arity[head]} argument(s), given {len(args)}",
+                source=source,
+                line=node.line,
+            )
+        for arg in args:
+            if isinstance(arg, sexpr.Sym) and arg.text.startswith("?") and arg.text not in params:
+                raise PDDLError(
+                    f"action {name!r} uses variable {arg.text} that is not among its :parameters",
+                    source=source,
+                    line=arg.line,
+                )
+
+    walk(parts[":precondition"])
+    walk(parts[":effect"])
+
+
+def _lifted(lit) -> LiftedAtom:
+    return (lit.predicate.name, tuple(str(v.name) for v in lit.variables))
+
+
+def _flatten(struct) -> list:
+    return list(struct.literals) if hasattr(struct, "literals") else [struct]
+
+
+def _from_pddlgym(parsed, source: str) -> Domain:
+    actions = tuple(sorted(parsed.actions))
+    operators = []
+    for name in sorted(parsed.operators):
+        op = parsed.operators[name]
+        action = None
+        pos, neg = [], []
+        for lit in _flatten(op.preconds):
+            if lit.predicate.name in actions:
+                if action is not None:
+                    raise PDDLError(f"operator {name!r} has two action literals", source=source)
+                action = _lifted(lit)
+            elif lit.is_negative:
+                neg.append(_lifted(lit.positive))
+            else:
+                pos.append(_lifted(lit))
+        if action is None:
+            raise PDDLError(f"operator {name!r} has no action literal ({', '.join(actions)}) in its precondition", source=source)
+        add, delete = [], []
+        for lit in _flatten(op.effects):
+            if lit.is_anti:
+                delete.append(_lifted(lit.inverted_anti))
+            else:
+                add.append(_lifted(lit))
+        operators.append(
+            Operator(
+                name=name,
+                params=tuple((str(p.name), str(p.var_type)) for p in op.params),
+                action=action,
+                pre_pos=tuple(pos),
+                pre_neg=tuple(neg),
+                add=tuple(add),
+                delete=tuple(delete),
+            )
+        )
+    predicates = {n: tuple(str(t) for t in p.var_types) for n, p in sorted(parsed.predicates.items())}
+    return Domain(
+        name=parsed.domain_name,
+        source=source,
+        types=tuple(sorted(str(t) for t in parsed.types)),
+        predicates=predicates,
+        action_predicates=actions,
+        operators=tuple(operators),
+    )

@@ -1,0 +1,146 @@
+"""PDDL problems as values: objects, initial atoms and a conjunctive goal.
+
+An atom is a plain tuple ``(predicate, arg, ...)``; its text form is the PDDL
+``(predicate arg ...)``. :meth:`Problem.to_pddl` writes text PDDLGym parses;
+:func:`parse_problem` reads it back, checking it against the domain and naming
+the line of anything wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from svot.errors import PDDLError
+from svot.pddl import sexpr
+from svot.pddl.domain import Domain
+
+Atom = tuple  # (predicate, *objects)
+
+
+def atom_str(atom: Atom) -> str:
+    return "(" + " ".join(atom) + ")"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A ground problem. ``objects`` are ``(name, type)`` pairs; ``goal`` a conjunction of atoms."""
+
+    domain: str
+    name: str
+    objects: tuple[tuple[str, str], ...]
+    init: frozenset
+    goal: tuple[Atom, ...]
+    negative_goal: tuple[Atom, ...] = field(default=())
+
+    def objects_of(self, type_name: str) -> list[str]:
+        return [n for n, t in self.objects if t == type_name]
+
+    def to_pddl(self) -> str:
+        by_type: dict[str, list[str]] = {}
+        for name, type_name in self.objects:
+            by_type.setdefault(type_name, []).append(name)
+        object_lines = "\n".join(f"    {' '.join(names)} - {t}" for t, names in by_type.items())
+        init_lines = "\n".join(f"    {atom_str(a)}" for a in sorted(self.init))
+        goals = [atom_str(a) for a in self.goal] + [f"(not {atom_str(a)})" for a in self.negative_goal]
+        goal_text = goals[0] if len(goals) == 1 else "(and " + " ".join(goals) + ")"
+        return (
+            f"(define (problem {self.name})\n"
+            f"  (:domain {self.domain})\n"
+            f"  (:objects\n{object_lines}\n  )\n"
+            f"  (:init\n{init_lines}\n  )\n"
+            f"  (:goal {goal_text})\n"
+            f")\n"
+        )
+
+
+def parse_problem(text: str, domain: Domain, source: str = "<problem>") -> Problem:
+    """Read a problem text for ``domain``; errors name ``source`` and the line."""
+    define = sexpr.read(text, source)
+    if define.head() != "define":
+        raise PDDLError("a problem file must start with '(define'", source=source, line=define.line)
+    head = define.items[1] if len(define.items) > 1 else None
+    if not (isinstance(head, sexpr.SList) and head.head() == "problem" and len(head.items) == 2):
+        raise PDDLError("expected '(problem <name>)' after 'define'", source=source, line=define.line)
+    name = head.items[1].text
+    dom = sexpr.section(define, ":domain")
+    if dom is None or len(dom.items) != 2:
+        raise PDDLError("missing '(:domain <name>)'", source=source, line=define.line)
+    if dom.items[1].text != domain.name:
+        raise PDDLError(
+            f"problem is for domain {dom.items[1].text!r}, not {domain.name!r}", source=source, line=dom.line
+        )
+    objs = sexpr.section(define, ":objects")
+    if objs is None:
+        raise PDDLError("missing (:objects ...)", source=source, line=define.line)
+    objects: dict[str, str] = {}
+    for obj, type_name, line in sexpr.parse_typed_list(objs.items[1:], source):
+        if type_name not in domain.types:
+            raise PDDLError(
+                f"object {obj!r} has unknown type {type_name!r} (domain types: {', '.join(domain.types)})",
+                source=source,
+                line=line,
+            )
+        if obj in objects:
+            raise PDDLError(f"object {obj!r} declared twice", source=source, line=line)
+        objects[obj] = type_name
+
+    def ground(node, what: str) -> Atom:
+        if not isinstance(node, sexpr.SList) or node.head() is None:
+            raise PDDLError(f"expected an atom '(predicate args...)' in {what}", source=source, line=node.line)
+        pred = node.head()
+        if pred not in domain.predicates or pred in domain.action_predicates:
+            raise PDDLError(f"unknown predicate {pred!r} in {what}", source=source, line=node.line)
+        types = domain.predicates[pred]
+        args = node.items[1:]
+        if len(args) != len(types):
+            raise PDDLError(
+                f"predicate {pred!r} takes {len(types)} argument(s), given {len(args)}", source=source, line=node.line
+            )
+        out = [pred]
+        for arg, want in zip(args, types):
+            if not isinstance(arg, sexpr.Sym):
+                raise PDDLError(f"argument of {pred!r} must be an object name", source=source, line=node.line)
+            if arg.text not in objects:
+                raise PDDLError(f"undeclared object {arg.text!r} in {what}", source=source, line=arg.line)
+            if objects[arg.text] != want:
+                raise PDDLError(
+                    f"object {arg.text!r} is a {objects[arg.text]}, but {pred!r} wants a {want} there",
+                    source=source,
+                    line=arg.line,
+                )
+            out.append(arg.text)
+        return tuple(out)
+
+    init_node = sexpr.section(define, ":init")
+    if init_node is None:
+        raise PDDLError("missing (:init ...)", source=source, line=define.line)
+    init = frozenset(ground(n, ":init") for n in init_node.items[1:])
+    goal_node = sexpr.section(define, ":goal")
+    if goal_node is None or len(goal_node.items) != 2:
+        raise PDDLError("missing '(:goal <condition>)'", source=source, line=define.line)
+    body = goal_node.items[1]
+    parts = body.items[1:] if isinstance(body, sexpr.SList) and body.head() == "and" else [body]
+    goal, negative_goal = [], []
+    for part in parts:
+        if isinstance(part, sexpr.SList) and part.head() == "not":
+            negative_goal.append(ground(part.items[1] if len(part.items) == 2 else part, ":goal"))
+        else:
+            goal.append(ground(part, ":goal"))
+    return Problem(
+        domain=domain.name,
+        name=name,
+        objects=tuple(objects.items()),
+        init=init,
+        goal=tuple(goal),
+        negative_goal=tuple(negative_goal),
+    )
+
+
+def read_problem_file(path, domain: Domain) -> Problem:
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise PDDLError(f"cannot read problem file: {exc.strerror}", source=str(path)) from exc
+    return parse_problem(text, domain, source=str(path))
