@@ -255,6 +255,24 @@ class GroundedEngine:
             state = self.settle(state)
         return state, True
 
+    def trace(self, state: int, action: tuple) -> tuple[int, list[GroundAction]]:
+        """Like :meth:`step`, but returns the ground actions applied (internal ones included)."""
+        ga = self.task.find(state, action)
+        if ga is None:
+            return state, []
+        applied = [ga]
+        state = ga.apply(state)
+        for _ in range(self._limit):
+            for key in self.internal_keys:
+                nxt = self.task.find(state, key)
+                if nxt is not None:
+                    applied.append(nxt)
+                    state = nxt.apply(state)
+                    break
+            else:
+                return state, applied
+        raise ProblemError(f"internal actions of {self.domain.name!r} did not settle: the domain loops")
+
     def settle(self, state: int) -> int:
         """Apply internal action literals while one applies (a macro action completing)."""
         for _ in range(self._limit):

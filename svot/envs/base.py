@@ -1,0 +1,210 @@
+"""The generic SVoT grid environment; each domain's env is a thin subclass.
+
+The env owns no dynamics: it asks a :class:`~svot.domains.DomainSpec` how agent
+actions map to PDDL action literals and how atoms read as a state, steps an
+engine built from the domain's PDDL file, and draws problems from
+:mod:`svot.problem_gen` with ``self.np_random``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from svot.domains import DomainSpec, get_spec
+from svot.engine import make_engine
+from svot.engine.base import ENGINES
+from svot.errors import ConfigError, ProblemError
+from svot.pddl import Problem, load_domain, parse_problem
+
+SPLITS = ("id", "ood")
+RESET_OPTIONS = ("problem",)
+INFO_LEVELS = ("full", "state", "minimal")
+_CACHE_LIMIT = 200_000
+
+
+class SVoTEnv(gym.Env):
+    """Base class of the SVoT grid environments (see each domain's subclass)."""
+
+    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
+    domain_name: ClassVar[str]
+
+    def __init__(
+        self,
+        size: int | None = None,
+        split: str = "id",
+        render_mode: str | None = None,
+        engine: str = "grounded",
+        image_size: int = 256,
+        info_level: str = "full",
+        allow_any_size: bool = False,
+    ):
+        self.dspec: DomainSpec = get_spec(self.domain_name)
+        size = self.dspec.sizes[0] if size is None else size
+        self.size = self.dspec.check_size(size, allow_any=allow_any_size)
+        if split not in SPLITS:
+            raise ConfigError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(
+                f"unknown render_mode {render_mode!r}; choose one of {', '.join(self.metadata['render_modes'])}"
+            )
+        if info_level not in INFO_LEVELS:
+            raise ConfigError(f"unknown info_level {info_level!r}; choose one of {', '.join(INFO_LEVELS)}")
+        if not isinstance(image_size, int) or image_size < 8 * self.size:
+            raise ConfigError(f"image_size must be an int of at least {8 * self.size} pixels, got {image_size!r}")
+        self.split = split
+        self.render_mode = render_mode
+        if engine not in ENGINES:
+            raise ConfigError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+        self.engine_kind = engine
+        self.image_size = image_size
+        self.info_level = info_level
+        self.pddl_domain = load_domain(self.dspec.pddl)
+        n_kinds = len(self.dspec.kinds)
+        self.action_space = spaces.Discrete(self.dspec.n_actions(self.size))
+        self.observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), np.uint8)
+        self._keys = [self.dspec.action_key(a, self.size) for a in range(self.action_space.n)]
+        self._kind_bit = {k: np.uint8(1 << i) for i, k in enumerate(self.dspec.kinds)}
+        self.engine = None
+        self.problem: Problem | None = None
+        self.plan: list[int] | None = None
+        self._state = None
+        self._view: dict = {}
+        self._cache: dict = {}
+
+    # --- actions ----------------------------------------------------------------
+    def action_text(self, action: int) -> str:
+        """``"move up"`` (Gather: ``"move up 2"``) for an action index."""
+        return self.dspec.action_text(self.dspec.check_action(action, self.size), self.size)
+
+    def parse_action(self, text: str) -> int:
+        """The action index for a text such as ``"move up"``, ``"up"`` or ``"move left 3"``."""
+        return self.dspec.parse_action(text, self.size)
+
+    # --- episode -----------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if unknown:
+            raise ConfigError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; known: {', '.join(RESET_OPTIONS)}")
+        if options.get("problem") is not None:
+            self.problem = self._load_problem(options["problem"])
+            self.plan = None
+        else:
+            from svot.problem_gen import generate
+
+            gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True)
+            self.problem, self.plan = gen.problem, list(gen.plan)
+        self.engine = make_engine(self.engine_kind, self.pddl_domain, self.problem, self.dspec.internal)
+        self._cache = {}
+        self._state = self.engine.initial()
+        self._view = self._read(self._state)
+        return self._view["obs"].copy(), self._info(applicable=True)
+
+    def step(self, action):
+        a = self.dspec.check_action(action, self.size)
+        if self.engine is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        self._state, applied = self.engine.step(self._state, self._keys[a])
+        self._view = self._read(self._state)
+        terminated = self._view["goal"] or self._view["failed"]
+        reward = 1.0 if self._view["goal"] else 0.0
+        return self._view["obs"].copy(), reward, terminated, False, self._info(applicable=applied)
+
+    def _load_problem(self, problem: Any) -> Problem:
+        if isinstance(problem, Problem):
+            if problem.domain != self.pddl_domain.name:
+                raise ProblemError(f"problem {problem.name!r} is for domain {problem.domain!r}, not {self.pddl_domain.name!r}")
+            parsed = problem
+        elif isinstance(problem, (str, os.PathLike)):
+            text = str(problem)
+            if isinstance(problem, os.PathLike) or ("(" not in text and Path(text).exists()):
+                path = Path(problem)
+                try:
+                    text = path.read_text()
+                except OSError as exc:
+                    raise ProblemError(f"cannot read problem file {str(path)!r}: {exc.strerror}") from exc
+                parsed = parse_problem(text, self.pddl_domain, source=str(path))
+            elif "(" not in text:
+                raise ProblemError(f"problem file {text!r} does not exist (and is not PDDL text)")
+            else:
+                parsed = parse_problem(text, self.pddl_domain, source="<options['problem']>")
+        else:
+            raise ProblemError(
+                f"options['problem'] must be PDDL text, a path or a svot.pddl.Problem, got {type(problem).__name__}"
+            )
+        size = self.dspec.size_of(parsed)
+        if size != self.size:
+            raise ProblemError(f"problem {parsed.name!r} is {size}x{size}, but this env is {self.size}x{self.size}")
+        return parsed
+
+    # --- reading states ----------------------------------------------------------
+    def _read(self, state) -> dict:
+        view = self._cache.get(state)
+        if view is not None:
+            return view
+        atoms = self.engine.true_atoms(state)
+        sd = self.dspec.state_dict(atoms, self.size)
+        obs = np.zeros((self.size, self.size), np.uint8)
+        for cell, kinds in self.dspec.cell_kinds(sd).items():
+            for k in kinds:
+                obs[cell] |= self._kind_bit[k]
+        view = {"state": sd, "obs": obs, "goal": self.engine.is_goal(state), "failed": self.dspec.is_failure(sd)}
+        if self.info_level == "full":
+            from svot.render.text import describe
+
+            view["state_text"] = describe(self.dspec, sd)
+            view["atoms"] = sorted("(" + " ".join(a) + ")" for a in atoms)
+        if len(self._cache) < _CACHE_LIMIT:
+            self._cache[state] = view
+        return view
+
+    def _info(self, applicable: bool) -> dict:
+        info: dict = {"applicable": bool(applicable)}
+        if self.info_level == "minimal":
+            return info
+        v = self._view
+        info["state"] = _copy_state(v["state"])
+        if self.info_level == "full":
+            info["state_text"] = v["state_text"]
+            info["atoms"] = list(v["atoms"])
+        return info
+
+    @property
+    def state(self) -> dict:
+        """The current state dict (a copy)."""
+        return _copy_state(self._view["state"])
+
+    # --- rendering -----------------------------------------------------------------
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode='rgb_array' or 'ansi' to make()")
+            return None
+        if self.engine is None:
+            raise gym.error.ResetNeeded("call reset() before render()")
+        if self.render_mode == "ansi":
+            from svot.render.ansi import render_ansi
+
+            return render_ansi(self.dspec, self._view["state"])
+        from svot.render.image import render_state
+
+        return render_state(self.dspec, self._view["state"], self.image_size)
+
+
+def _copy_state(state: dict) -> dict:
+    """A deep copy of a JSON-like state dict (lists and dicts of ints and strings)."""
+    out = {}
+    for k, v in state.items():
+        if isinstance(v, list):
+            out[k] = [list(x) if isinstance(x, list) else x for x in v]
+        elif isinstance(v, dict):
+            out[k] = {kk: ([list(x) for x in vv] if isinstance(vv, list) else vv) for kk, vv in v.items()}
+        else:
+            out[k] = v
+    return out

@@ -1,0 +1,44 @@
+"""Registering every SVoT env id with Gymnasium (done on ``import svot``)."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+
+from svot.domains import SPECS
+
+ENV_CLASSES = {
+    "maze": "svot.envs.maze:MazeEnv",
+    "frozenlake": "svot.envs.frozenlake:FrozenLakeEnv",
+    "sokoban": "svot.envs.sokoban:SokobanEnv",
+    "pacman": "svot.envs.pacman:PacmanEnv",
+    "gather": "svot.envs.gather:GatherEnv",
+}
+
+
+def env_id(domain: str, size: int, split: str = "id") -> str:
+    title = SPECS[domain].title
+    suffix = "-OOD" if split == "ood" else ""
+    return f"SVoT/{title}-{size}x{size}{suffix}-v0"
+
+
+def max_episode_steps(size: int) -> int:
+    return 4 * size * size
+
+
+def registered_ids() -> list[str]:
+    return [env_id(d, n, s) for d in ENV_CLASSES for n in SPECS[d].sizes for s in ("id", "ood")]
+
+
+def register_all() -> None:
+    for domain, entry in ENV_CLASSES.items():
+        for size in SPECS[domain].sizes:
+            for split in ("id", "ood"):
+                eid = env_id(domain, size, split)
+                if eid in gym.registry:
+                    continue
+                gym.register(
+                    id=eid,
+                    entry_point=entry,
+                    max_episode_steps=max_episode_steps(size),
+                    kwargs={"size": size, "split": split},
+                )

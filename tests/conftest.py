@@ -1,0 +1,30 @@
+"""Shared fixtures: hand-made initial states for every domain."""
+
+from __future__ import annotations
+
+import pytest
+
+SAMPLE_STATES = {
+    "maze": {"domain": "maze", "size": 5, "player": [0, 0], "walls": [[1, 1], [2, 2], [0, 3]], "goal": [4, 4]},
+    "frozenlake": {"domain": "frozenlake", "size": 4, "player": [0, 0], "holes": [[1, 1], [2, 3]], "goal": [3, 3]},
+    "sokoban": {
+        "domain": "sokoban",
+        "size": 5,
+        "player": [0, 0],
+        "walls": [[4, 4]],
+        "blocks": [[1, 1], [2, 2]],
+        "goals": [[3, 1], [2, 4]],
+    },
+    "pacman": {"domain": "pacman", "size": 4, "player": [0, 0], "coins": [[0, 1], [2, 2], [3, 3]]},
+    "gather": {
+        "domain": "gather",
+        "size": 5,
+        "player": [0, 0],
+        "balls": {"red": [[0, 2], [0, 3]], "green": [[4, 0]], "blue": [[2, 2]]},
+    },
+}
+
+
+@pytest.fixture(params=sorted(SAMPLE_STATES))
+def sample(request):
+    return request.param, SAMPLE_STATES[request.param]
