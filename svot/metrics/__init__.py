@@ -1,0 +1,1 @@
+"""Evaluation metrics and rewards for SVoT (state, chain and visual rewards)."""
