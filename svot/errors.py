@@ -32,6 +32,10 @@ class ActionError(SvotError, ValueError):
     """An action is out of range, of the wrong type or cannot be parsed."""
 
 
+class ParseError(SvotError, ValueError):
+    """A state description, answer or other model-facing text cannot be read."""
+
+
 class ConfigError(SvotError, ValueError):
     """An unknown domain, size, split, option or argument."""
 

@@ -18,6 +18,7 @@ class FrozenLakeSpec(DomainSpec):
         Field("status", "Status", "word"),
         Field("goal", "Goal", "cell"),
         Field("holes", "Holes", "cells"),
+        Field("start", "Start", "cell"),
     )
     tiles = ("start", "frozen", "hole", "goal")
     statuses = ("running", "fell", "reached")

@@ -1,0 +1,86 @@
+"""Text grids (``render_mode="ansi"``): one character per cell label, with a legend.
+
+Row ``r`` of the grid is line ``r`` of the output; cell ``(r, c)`` is character
+``2 * c`` of that line (cells are separated by one space). After a blank line,
+a legend lists the characters of the domain's label vocabulary, e.g. for
+Sokoban::
+
+    P - # -
+    - B . -
+    ...
+
+    Legend: - empty, P player, # wall, B block, . goal, + player on goal, * block on goal
+
+Characters: ``#`` wall, ``P`` player, ``B`` block, ``.`` goal square, ``*`` block
+on goal, ``o`` coin, ``r g b y`` balls, ``H`` hole, ``G`` goal, ``S`` start,
+``+`` player on a goal, ``X`` player in a hole, ``@`` player on the start tile;
+empty cells are ``.`` (``F`` frozen ice in FrozenLake, ``-`` floor in Sokoban).
+A label with no character of its own gets the first free letter of its kinds.
+"""
+
+from __future__ import annotations
+
+from svot.render.labels import EMPTY, label_grid, label_vocabulary
+
+__all__ = ["ansi_chars", "render_ansi"]
+
+_COMMON = {
+    "player": "P",
+    "wall": "#",
+    "block": "B",
+    "goal": "G",
+    "coin": "o",
+    "hole": "H",
+    "start": "S",
+    "ball_red": "r",
+    "ball_green": "g",
+    "ball_blue": "b",
+    "ball_yellow": "y",
+    "player+goal": "+",
+    "player+hole": "X",
+    "player+start": "@",
+    "block+goal": "*",
+}
+_DOMAIN = {
+    "sokoban": {EMPTY: "-", "goal": "."},
+    "frozenlake": {EMPTY: "F"},
+}
+
+
+def ansi_chars(spec, size: int, labels=()) -> dict[str, str]:
+    """Character of every label of the vocabulary (and of ``labels``), all distinct."""
+    table = {EMPTY: ".", **_COMMON, **_DOMAIN.get(spec.name, {})}
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for lab in list(label_vocabulary(spec, size)) + [x for x in labels]:
+        if lab in out:
+            continue
+        ch = table.get(lab)
+        if ch is None or ch in used:
+            ch = None
+            for cand in "".join(k[0].upper() + k[0].lower() for k in lab.split("+") if k) + "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789?":
+                if cand not in used and cand not in table.values():
+                    ch = cand
+                    break
+            ch = ch or "?"
+        out[lab] = ch
+        used.add(ch)
+    return out
+
+
+def _legend_name(spec, label: str) -> str:
+    if label == EMPTY:
+        return {"frozenlake": "frozen", "sokoban": "floor"}.get(spec.name, "empty")
+    words = [f"{k[5:]} ball" if k.startswith("ball_") else k.replace("_", " ") for k in label.split("+")]
+    return " on ".join(words)
+
+
+def render_ansi(spec, state: dict) -> str:
+    """The state as a text grid plus a legend line."""
+    grid = label_grid(spec, state)
+    n = len(grid)
+    extra = sorted({lab for row in grid for lab in row})
+    chars = ansi_chars(spec, n, extra)
+    rows = [" ".join(chars[lab] for lab in row) for row in grid]
+    legend = ", ".join(f"{ch} {_legend_name(spec, lab)}" for lab, ch in chars.items())
+    return "\n".join(rows) + "\n\nLegend: " + legend + "\n"

@@ -1,0 +1,49 @@
+"""Text grids."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from render_helpers import states
+
+from svot.domains import get_spec
+from svot.render.ansi import ansi_chars, render_ansi
+from svot.render.labels import label_grid, label_vocabulary
+
+
+@settings(max_examples=300, deadline=None)
+@given(states())
+def test_grid_chars_and_player_position(spec_state):
+    spec, s = spec_state
+    n = s["size"]
+    text = render_ansi(spec, s)
+    lines = text.split("\n")
+    grid = label_grid(spec, s)
+    chars = ansi_chars(spec, n)
+    assert len(set(chars.values())) == len(chars)  # one char per label
+    for r in range(n):
+        assert lines[r] == " ".join(chars[lab] for lab in grid[r])
+    r, c = s["player"]
+    ch = lines[r][2 * c]
+    assert ch == chars[grid[r][c]]
+    inverse = {v: k for k, v in chars.items()}
+    assert inverse[ch].split("+")[0] == "player"
+    others = [(i, j) for i in range(n) for j in range(n) if (i, j) != (r, c)]
+    assert all(not inverse[lines[i][2 * j]].startswith("player") for i, j in others)
+    assert lines[n] == "" and lines[n + 1].startswith("Legend: ")
+
+
+def test_sokoban_chars():
+    spec = get_spec("sokoban")
+    s = {"domain": "sokoban", "size": 4, "player": [0, 1], "walls": [[3, 3]], "blocks": [[1, 1], [2, 2]], "goals": [[0, 1], [2, 2]]}
+    assert render_ansi(spec, s).split("\n")[:4] == ["- + - -", "- B - -", "- - * -", "- - - #"]
+    assert "* block on goal" in render_ansi(spec, s)
+
+
+def test_every_domain_char_table_is_complete_and_distinct():
+    for name in ("maze", "frozenlake", "sokoban", "pacman", "gather"):
+        spec = get_spec(name)
+        chars = ansi_chars(spec, 6)
+        assert list(chars) == label_vocabulary(spec, 6)
+        assert len(set(chars.values())) == len(chars)
+    assert ansi_chars(get_spec("gather"), 6)["ball_yellow"] == "y"
+    assert ansi_chars(get_spec("frozenlake"), 4)["hole"] == "H"
