@@ -1,0 +1,339 @@
+"""Maze pool generation (RuleMaze paper, appendix E.2.3, Alg. 1-4).
+
+Alg. 3 ``CreateMaze``: all walls closed; a depth-first search from the start
+opens a perfect maze (each step moves to a uniformly chosen unvisited
+neighbour, popping when there is none); then loops are added by removing
+extra walls, ``loopPercent`` = 10.
+
+Reading of Alg. 3, phase 2 (the paper's text is terse here):
+
+* *on-path walls* are the closed inner walls with at least one side on a
+  solution path of the perfect maze, *off-path walls* the other closed inner
+  walls (the border is never opened);
+* the number removed from each group is ``ceil(n / 3 * loopPercent / 100)``,
+  i.e. the paper's ``n/3 * 0.1`` read as the bound of a "remove while
+  removed < bound" loop. The literal floor would remove nothing in a 3x3
+  maze (at most 4 closed walls), which would make the "exactly two solution
+  paths" filter of Alg. 2 reject every maze;
+* the ``isCyclic`` check ("avoids trivial squares") skips a wall whose removal
+  would open a whole 2x2 block; the next random candidate is tried instead.
+  For N = 2 the only possible loop is such a square, so the check is off there.
+
+Alg. 2 keeps a maze only with exactly two solution paths (see
+:mod:`.paths`; in a QuestMaze counted over both targets, a path ending at the
+first target it enters). Alg. 4 then paints cells:
+
+* RegularMaze: with probability 0.2 nothing is painted; otherwise one colour
+  ``c*`` is drawn from :data:`~.symbols.COLOURS` and a type from {1, 2}.
+  Type 1 picks ``k ~ U{1..|X|}`` of the cells shared by both paths, type 2
+  ``k ~ U{1..max(1, floor(|X|/3))}`` of the cells on any solution path. The
+  start and goal are never repainted; an empty ``X`` leaves the maze plain.
+* QuestMaze (the paper gives no separate algorithm): with probability 0.2 no
+  items; otherwise ``k ~ U{1..|X|}`` of the path cells (start and targets
+  excluded) each get an item drawn uniformly from key, heart, food. The
+  prince is the start, princess and treasure the two targets, the rest grass.
+
+Randomness comes only from ``numpy.random.Generator`` objects. Maze number
+``i`` of a pool is drawn from its own generator seeded by
+``SeedSequence(seed, spawn_key=(i,))`` (the ``i``-th child of
+``SeedSequence(seed).spawn``), so the result does not depend on the number of
+worker processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Iterable
+
+import numpy as np
+
+from svot.rulemaze import symbols as S
+from svot.rulemaze.errors import PoolError
+from svot.rulemaze.maze import Cell, Maze
+from svot.rulemaze.paths import path_cells, remember_paths, shared_cells, solution_paths
+
+LOOP_PERCENT = 10
+UNCOLOURED_PROBABILITY = 0.2
+DEFAULT_MAX_TRIES = 10_000
+
+
+# --------------------------------------------------------------------- Alg. 3
+def _grid_neighbours(cell: Cell, size: int) -> list[Cell]:
+    out = []
+    for dr, dc in S.DELTAS.values():
+        r, c = cell[0] + dr, cell[1] + dc
+        if 0 <= r < size and 0 <= c < size:
+            out.append((r, c))
+    return out
+
+
+def _inner_edges(size: int) -> list[tuple[Cell, Cell]]:
+    out = []
+    for r in range(size):
+        for c in range(size):
+            if c + 1 < size:
+                out.append(((r, c), (r, c + 1)))
+            if r + 1 < size:
+                out.append(((r, c), (r + 1, c)))
+    return sorted(out)
+
+
+def dfs_perfect_maze(size: int, src: Cell, rng: np.random.Generator) -> set[tuple[Cell, Cell]]:
+    """Phase 1 of Alg. 3: the passages of a perfect maze grown by DFS from ``src``."""
+    passages: set[tuple[Cell, Cell]] = set()
+    stack = [src]
+    visited = {src}
+    while stack:
+        u = stack[-1]
+        options = [v for v in _grid_neighbours(u, size) if v not in visited]
+        if options:
+            v = options[int(rng.integers(len(options)))]
+            passages.add((min(u, v), max(u, v)))
+            visited.add(v)
+            stack.append(v)
+        else:
+            stack.pop()
+    return passages
+
+
+def _tree_path(passages: set[tuple[Cell, Cell]], src: Cell, dst: Cell) -> list[Cell]:
+    adj: dict[Cell, list[Cell]] = {}
+    for a, b in sorted(passages):
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    parent = {src: src}
+    todo = [src]
+    while todo:
+        u = todo.pop()
+        for v in adj.get(u, []):
+            if v not in parent:
+                parent[v] = u
+                todo.append(v)
+    path = [dst]
+    while path[-1] != src:
+        path.append(parent[path[-1]])
+    return path[::-1]
+
+
+def opens_square(passages: set[tuple[Cell, Cell]], wall: tuple[Cell, Cell], size: int) -> bool:
+    """Whether opening ``wall`` would leave some 2x2 block with all four inner passages open."""
+    (ar, ac), (br, bc) = wall
+    for r0 in (min(ar, br) - 1, min(ar, br)):
+        for c0 in (min(ac, bc) - 1, min(ac, bc)):
+            if not (0 <= r0 < size - 1 and 0 <= c0 < size - 1):
+                continue
+            edges = [((r0, c0), (r0, c0 + 1)), ((r0 + 1, c0), (r0 + 1, c0 + 1)),
+                     ((r0, c0), (r0 + 1, c0)), ((r0, c0 + 1), (r0 + 1, c0 + 1))]
+            if wall in edges and all(e == wall or e in passages for e in edges):
+                return True
+    return False
+
+
+def loop_removals(n_walls: int, loop_percent: float = LOOP_PERCENT) -> int:
+    """How many of ``n_walls`` candidate walls phase 2 of Alg. 3 removes:
+    ``ceil(n_walls / 3 * loop_percent / 100)`` (0 when there are none)."""
+    if n_walls <= 0 or loop_percent <= 0:
+        return 0
+    return int(np.ceil(n_walls * loop_percent / 300 - 1e-12))
+
+
+def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Generator,
+                loop_percent: float = LOOP_PERCENT) -> tuple[tuple[Cell, Cell], ...]:
+    """Alg. 3 ``CreateMaze``: DFS perfect maze, then loop injection. Returns passages."""
+    passages = dfs_perfect_maze(size, src, rng)
+    on_path: set[Cell] = set()
+    for dst in dsts:
+        on_path.update(_tree_path(passages, src, dst))
+    closed = [w for w in _inner_edges(size) if w not in passages]
+    on_walls = [w for w in closed if w[0] in on_path or w[1] in on_path]
+    off_walls = [w for w in closed if not (w[0] in on_path or w[1] in on_path)]
+    check_squares = size > 2
+    for group in (on_walls, off_walls):
+        todo = loop_removals(len(group), loop_percent)
+        for i in rng.permutation(len(group)):
+            if todo == 0:
+                break
+            wall = group[int(i)]
+            if check_squares and opens_square(passages, wall, size):
+                continue
+            passages.add(wall)
+            todo -= 1
+    return tuple(sorted(passages))
+
+
+# --------------------------------------------------------------------- Alg. 4
+def add_coloured_cells(maze: Maze, paths, rng: np.random.Generator) -> Maze:
+    """Alg. 4 for a RegularMaze (see the module docstring)."""
+    if rng.random() < UNCOLOURED_PROBABILITY:
+        return maze
+    colour = S.COLOURS[int(rng.integers(len(S.COLOURS)))]
+    kind = int(rng.integers(1, 3))
+    fixed = {maze.start, *maze.goals}
+    if kind == 1:
+        pool = [c for c in shared_cells(paths) if c not in fixed]
+        k_max = len(pool)
+    else:
+        pool = [c for c in path_cells(paths) if c not in fixed]
+        k_max = max(1, len(pool) // 3)
+    if not pool:
+        return maze
+    k = int(rng.integers(1, k_max + 1))
+    chosen = rng.choice(len(pool), size=k, replace=False)
+    return maze.replace_cells({pool[int(i)]: colour for i in sorted(chosen)})
+
+
+def add_items(maze: Maze, paths, rng: np.random.Generator) -> Maze:
+    """The QuestMaze counterpart of Alg. 4: items on solution-path cells."""
+    if rng.random() < UNCOLOURED_PROBABILITY:
+        return maze
+    fixed = {maze.start, *maze.goals}
+    pool = [c for c in path_cells(paths) if c not in fixed]
+    if not pool:
+        return maze
+    k = int(rng.integers(1, len(pool) + 1))
+    chosen = sorted(int(i) for i in rng.choice(len(pool), size=k, replace=False))
+    return maze.replace_cells({pool[i]: S.ITEMS[int(rng.integers(len(S.ITEMS)))] for i in chosen})
+
+
+# --------------------------------------------------------------------- Alg. 2
+def _plain_maze(scenario: str, size: int, start: Cell, goals: dict[Cell, str], passages) -> Maze:
+    plain = S.plain_symbol(scenario)
+    grid = [[plain] * size for _ in range(size)]
+    grid[start[0]][start[1]] = S.start_symbol(scenario)
+    for g, sym in goals.items():
+        grid[g[0]][g[1]] = sym
+    return Maze(scenario, size, start, tuple(goals), passages, tuple(tuple(r) for r in grid))
+
+
+def generate_maze(scenario: str, size: int, rng: np.random.Generator, *,
+                  loop_percent: float = LOOP_PERCENT, max_tries: int = DEFAULT_MAX_TRIES) -> Maze:
+    """One pool maze (Alg. 2 steps 1-5): sample endpoints, build, keep it when it has
+    exactly two solution paths, then paint it. Raises :class:`PoolError` after
+    ``max_tries`` rejected attempts."""
+    scenario = S.normalize_scenario(scenario)
+    if not isinstance(size, int) or size < 2:
+        raise PoolError(f"size: expected an integer >= 2, got {size!r}")
+    n_points = 2 if scenario == S.REGULAR else 3
+    for _ in range(max_tries):
+        picks = rng.choice(size * size, size=n_points, replace=False)
+        cells = [(int(p) // size, int(p) % size) for p in picks]
+        start = cells[0]
+        if scenario == S.REGULAR:
+            goals = {cells[1]: S.GOAL_COLOUR}
+        else:
+            goals = {cells[1]: "princess", cells[2]: "treasure"}
+        passages = create_maze(size, start, list(goals), rng, loop_percent)
+        maze = _plain_maze(scenario, size, start, goals, passages)
+        paths = solution_paths(maze)
+        if len(paths) != 2:
+            continue
+        painted = (add_coloured_cells if scenario == S.REGULAR else add_items)(maze, paths, rng)
+        remember_paths(painted, paths)
+        return painted
+    raise PoolError(f"no {scenario} of size {size} with exactly two solution paths "
+                    f"after {max_tries} attempts")
+
+
+def maze_rng(seed: int, index: int) -> np.random.Generator:
+    """The generator of pool maze number ``index`` (independent of worker count)."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
+
+
+def _generate_range(args) -> list[Maze]:
+    scenario, size, seed, start, stop, loop_percent, max_tries = args
+    return [generate_maze(scenario, size, maze_rng(seed, i), loop_percent=loop_percent,
+                          max_tries=max_tries) for i in range(start, stop)]
+
+
+# --------------------------------------------------------------------- Alg. 1
+def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0, workers: int = 1,
+                  *, loop_percent: float = LOOP_PERCENT, max_tries: int = DEFAULT_MAX_TRIES,
+                  progress: Callable[[int, int], None] | None = None) -> list[Maze]:
+    """A pool of ``count`` distinct mazes (Alg. 1), deterministic in ``seed``.
+
+    Candidates are generated by index (``maze_rng(seed, i)``) and kept in index
+    order, dropping any maze equal to an earlier one, until ``count`` are
+    found. ``workers > 1`` spreads the indices over processes; the result is
+    identical whatever ``workers`` is. ``progress(done, count)`` is called as
+    mazes are accepted. Raises :class:`PoolError` when the space of distinct
+    mazes seems exhausted (many consecutive duplicates).
+    """
+    scenario = S.normalize_scenario(scenario)
+    if not isinstance(count, int) or count < 0:
+        raise PoolError(f"count: expected a non-negative integer, got {count!r}")
+    if not isinstance(size, int) or size < 2:
+        raise PoolError(f"size: expected an integer >= 2, got {size!r}")
+    if not isinstance(workers, int) or workers < 1:
+        raise PoolError(f"workers: expected a positive integer, got {workers!r}")
+    seed = int(seed)
+    mazes: list[Maze] = []
+    seen: set[Maze] = set()
+    next_index = 0
+    since_new = 0
+    patience = max(2000, 2 * count)
+    executor = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
+    try:
+        while len(mazes) < count:
+            # Generating exactly the missing number of candidates wastes nothing when they
+            # are distinct; the result (first `count` distinct mazes by index) does not
+            # depend on how the indices are batched.
+            need = count - len(mazes)
+            if executor is None:
+                batch = min(need, 256)
+                lo, hi = next_index, next_index + batch
+                results: Iterable[list[Maze]] = (
+                    _generate_range((scenario, size, seed, lo, hi, loop_percent, max_tries)),)
+            else:
+                batch = max(need, 32 * workers)
+                lo, hi = next_index, next_index + batch
+                step = max(1, min(256, -(-batch // workers)))
+                chunks = [(a, min(a + step, hi)) for a in range(lo, hi, step)]
+                results = executor.map(_generate_range, [
+                    (scenario, size, seed, a, b, loop_percent, max_tries) for a, b in chunks])
+            next_index = hi
+            for chunk in results:
+                for maze in chunk:
+                    if len(mazes) >= count:
+                        break
+                    if maze in seen:
+                        since_new += 1
+                        continue
+                    seen.add(maze)
+                    mazes.append(maze)
+                    since_new = 0
+                if progress is not None:
+                    progress(len(mazes), count)
+            if len(mazes) < count and since_new >= patience:
+                raise PoolError(f"only {len(mazes)} distinct {scenario} mazes of size {size} "
+                                f"found after {next_index} candidates; asked for {count}")
+    finally:
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
+    return mazes
+
+
+# --------------------------------------------------------------------- files
+def write_pool(path: str | os.PathLike, mazes: Iterable[Maze]) -> None:
+    """Write mazes as JSON lines (one :meth:`Maze.to_dict` per line), atomically."""
+    path = os.fspath(path)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for m in mazes:
+            fh.write(json.dumps(m.to_dict(), sort_keys=True, separators=(",", ":")) + "\n")
+    os.replace(tmp, path)
+
+
+def read_pool(path: str | os.PathLike) -> list[Maze]:
+    """Read a file written by :func:`write_pool`; errors name the line."""
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for no, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(Maze.from_dict(json.loads(line)))
+            except (ValueError, TypeError) as exc:
+                raise PoolError(f"{os.fspath(path)}:{no}: {exc}") from None
+    return out

@@ -1,0 +1,273 @@
+"""The built-in rule bank and loading extra rules from JSON.
+
+Per scenario there are 30 rules, 10 per difficulty, of which 6 are *seen*
+(used for training items) and 4 *unseen* (held out), as in the authors'
+setup. Difficulty and semantic types are computed from the logic
+(:mod:`.analysis`); the stated difficulty below is checked against it when the
+bank is loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+
+from svot.rulemaze import symbols as S
+from svot.rulemaze.errors import RuleError, RuleFileError
+from svot.rulemaze.rules.analysis import DIFFICULTIES, SEMANTIC_TYPES
+from svot.rulemaze.rules.record import SPLITS, Rule
+
+# (id, stated difficulty, split, natural language, logic)
+_REGULAR = (
+    ("regular-easy-01", "easy", "seen", "Never enter a yellow cell.", 'NOT Zone(t,"yellow")'),
+    ("regular-easy-02", "easy", "seen", "Moving into pink zones is strictly prohibited.",
+     'NOT Zone(t,"pink")'),
+    ("regular-easy-03", "easy", "seen", "You may never move up.", 'NOT Move(t,"up")'),
+    ("regular-easy-04", "easy", "seen", "Stay out of blue cells.", 'NOT Zone(t,"blue")'),
+    ("regular-easy-05", "easy", "seen", "Never move left.", 'NOT Move(t,"left")'),
+    ("regular-easy-06", "easy", "seen", "Orange cells are off limits.", 'NOT Zone(t,"orange")'),
+    ("regular-easy-07", "easy", "unseen", "Do not step on any purple cell.", 'NOT Zone(t,"purple")'),
+    ("regular-easy-08", "easy", "unseen", "Moving down is not allowed.", 'NOT Move(t,"down")'),
+    ("regular-easy-09", "easy", "unseen", "Avoid blue-green cells entirely.",
+     'NOT Zone(t,"blue_green")'),
+    ("regular-easy-10", "easy", "unseen", "You must never move right.", 'NOT Move(t,"right")'),
+
+    ("regular-medium-01", "medium", "seen", "If you are in a blue cell, your next move must be right.",
+     'Zone(t,"blue") -> Move(t,"right")'),
+    ("regular-medium-02", "medium", "seen",
+     "If you are standing in an orange zone, your next move must be up.",
+     'Zone(t,"orange") -> Move(t,"up")'),
+    ("regular-medium-03", "medium", "seen", "Never move up twice in a row.",
+     'NOT (Move(t-1,"up") AND Move(t,"up"))'),
+    ("regular-medium-04", "medium", "seen", "From a pink cell, you may not move down.",
+     'Zone(t,"pink") -> NOT Move(t,"down")'),
+    ("regular-medium-05", "medium", "seen",
+     "If you are in a blue-green zone, the next cell you enter must be yellow.",
+     'Zone(t,"blue_green") -> Zone(t+1,"yellow")'),
+    ("regular-medium-06", "medium", "seen", "Every move must be either down or right.",
+     'Move(t,"down") OR Move(t,"right")'),
+    ("regular-medium-07", "medium", "unseen", "You may not enter a yellow cell by moving left.",
+     'Move(t-1,"left") -> NOT Zone(t,"yellow")'),
+    ("regular-medium-08", "medium", "unseen", "If you are on a purple cell, your next move must be left.",
+     'Zone(t,"purple") -> Move(t,"left")'),
+    ("regular-medium-09", "medium", "unseen",
+     "Right after you leave a pink cell, your next move must not be up.",
+     'Zone(t-1,"pink") -> NOT Move(t,"up")'),
+    ("regular-medium-10", "medium", "unseen", "Stay out of both yellow and orange cells.",
+     'NOT Zone(t,"yellow") AND NOT Zone(t,"orange")'),
+
+    ("regular-hard-01", "hard", "seen",
+     "If you moved up into a blue-green cell, your next move must be right.",
+     '(Move(t-1,"up") AND Zone(t,"blue_green")) -> Move(t,"right")'),
+    ("regular-hard-02", "hard", "seen", "From a blue cell, you must move up or left.",
+     'Zone(t,"blue") -> (Move(t,"up") OR Move(t,"left"))'),
+    ("regular-hard-03", "hard", "seen", "When standing on a pink or purple cell, never move down.",
+     '(Zone(t,"pink") OR Zone(t,"purple")) -> NOT Move(t,"down")'),
+    ("regular-hard-04", "hard", "seen",
+     "If you entered an orange cell by moving right, your next move must be down.",
+     '(Move(t-1,"right") AND Zone(t,"orange")) -> Move(t,"down")'),
+    ("regular-hard-05", "hard", "seen",
+     "If you are on a yellow cell, you must move right next, and the cell you enter must not be yellow.",
+     'Zone(t,"yellow") -> (Move(t,"right") AND NOT Zone(t+1,"yellow"))'),
+    ("regular-hard-06", "hard", "seen", "You may not enter a blue or pink cell by moving left.",
+     'Move(t-1,"left") -> (NOT Zone(t,"blue") AND NOT Zone(t,"pink"))'),
+    ("regular-hard-07", "hard", "unseen",
+     "If you are in a blue-green zone, your next move must be down or the next cell you enter "
+     "must be yellow.",
+     'Zone(t,"blue_green") -> (Move(t,"down") OR Zone(t+1,"yellow"))'),
+    ("regular-hard-08", "hard", "unseen",
+     "If you entered a purple cell by moving down, you must not move down again.",
+     '(Move(t-1,"down") AND Zone(t,"purple")) -> NOT Move(t,"down")'),
+    ("regular-hard-09", "hard", "unseen", "From an orange cell, your next move must be left or right.",
+     'Zone(t,"orange") -> (Move(t,"left") OR Move(t,"right"))'),
+    ("regular-hard-10", "hard", "unseen",
+     "If you leave a yellow cell by moving up, your next move must be right.",
+     '(Zone(t-1,"yellow") AND Move(t-1,"up")) -> Move(t,"right")'),
+)
+
+_QUEST = (
+    ("quest-easy-01", "easy", "seen", "You must pick up a key on the way.", 'Seen("Key")'),
+    ("quest-easy-02", "easy", "seen", "Do not collect any heart.", 'NOT Seen("Heart")'),
+    ("quest-easy-03", "easy", "seen", "To prove his courage, the prince must move left at least once.",
+     'Moved("left")'),
+    ("quest-easy-04", "easy", "seen", "The prince must never move down.", 'NOT Moved("down")'),
+    ("quest-easy-05", "easy", "seen", "Your journey must end at the treasure.", 'TargetIs("Treasure")'),
+    ("quest-easy-06", "easy", "seen", "Collect at least two pieces of food.", 'Count("Food",>=,2)'),
+    ("quest-easy-07", "easy", "unseen", "Rescue the princess: your journey must end at her cell.",
+     'TargetIs("Princess")'),
+    ("quest-easy-08", "easy", "unseen", "Pick up at least two items in total.",
+     'Count("Total_Items",>=,2)'),
+    ("quest-easy-09", "easy", "unseen", "Never touch any food.", 'NOT Seen("Food")'),
+    ("quest-easy-10", "easy", "unseen", "You may carry at most one item.", 'Count("Total_Items",<=,1)'),
+
+    ("quest-medium-01", "medium", "seen", "If you pick up a key, you must go to the treasure.",
+     'Seen("Key") -> TargetIs("Treasure")'),
+    ("quest-medium-02", "medium", "seen", "You may only reach the princess after collecting a heart.",
+     'TargetIs("Princess") -> Seen("Heart")'),
+    ("quest-medium-03", "medium", "seen", "Pick up a key, and never move up.",
+     'Seen("Key") AND NOT Moved("up")'),
+    ("quest-medium-04", "medium", "seen", "Collect some food, a heart, or both.",
+     'Seen("Food") OR Seen("Heart")'),
+    ("quest-medium-05", "medium", "seen", "If you ever move right, you must not collect any food.",
+     'Moved("right") -> NOT Seen("Food")'),
+    ("quest-medium-06", "medium", "seen", "You may not collect both a heart and food.",
+     'NOT (Seen("Heart") AND Seen("Food"))'),
+    ("quest-medium-07", "medium", "unseen", "If you collect no key, you must end at the princess.",
+     'NOT Seen("Key") -> TargetIs("Princess")'),
+    ("quest-medium-08", "medium", "unseen",
+     "A journey that ends at the treasure must never include a move to the left.",
+     'TargetIs("Treasure") -> NOT Moved("left")'),
+    ("quest-medium-09", "medium", "unseen",
+     "Either collect at least three items in total or end at the princess.",
+     'Count("Total_Items",>=,3) OR TargetIs("Princess")'),
+    ("quest-medium-10", "medium", "unseen",
+     "If you collect two or more pieces of food, you must end at the treasure.",
+     'Count("Food",>=,2) -> TargetIs("Treasure")'),
+
+    ("quest-hard-01", "hard", "seen", "If you collect both a key and a heart, you must end at the princess.",
+     '(Seen("Key") AND Seen("Heart")) -> TargetIs("Princess")'),
+    ("quest-hard-02", "hard", "seen", "The treasure may only be reached with a key and without any food.",
+     'TargetIs("Treasure") -> (Seen("Key") AND NOT Seen("Food"))'),
+    ("quest-hard-03", "hard", "seen",
+     "If you ever move up or left, you must collect at least two items in total.",
+     '(Moved("up") OR Moved("left")) -> Count("Total_Items",>=,2)'),
+    ("quest-hard-04", "hard", "seen", "Pick up a key, end at the treasure, and never move down.",
+     'Seen("Key") AND TargetIs("Treasure") AND NOT Moved("down")'),
+    ("quest-hard-05", "hard", "seen",
+     "To end at the princess, you must carry a heart or at least two pieces of food.",
+     'TargetIs("Princess") -> (Seen("Heart") OR Count("Food",>=,2))'),
+    ("quest-hard-06", "hard", "seen",
+     "If you collect no key, you must end at the princess and never move right.",
+     'NOT Seen("Key") -> (TargetIs("Princess") AND NOT Moved("right"))'),
+    ("quest-hard-07", "hard", "unseen",
+     "Collect some food or a heart, and do not end at the treasure.",
+     '(Seen("Food") OR Seen("Heart")) AND NOT TargetIs("Treasure")'),
+    ("quest-hard-08", "hard", "unseen", "If you move both left and right, you must not pick up a key.",
+     '(Moved("left") AND Moved("right")) -> NOT Seen("Key")'),
+    ("quest-hard-09", "hard", "unseen",
+     "Ending at the treasure requires exactly one key and at least two items in total.",
+     'TargetIs("Treasure") -> (Count("Key",==,1) AND Count("Total_Items",>=,2))'),
+    ("quest-hard-10", "hard", "unseen",
+     "If you collect no food, you must end at the treasure or pick up a heart (or both).",
+     'NOT Seen("Food") -> (TargetIs("Treasure") OR Seen("Heart"))'),
+)
+
+BANK_SOURCES = {S.REGULAR: _REGULAR, S.QUEST: _QUEST}
+
+
+@lru_cache(maxsize=None)
+def _bank(scenario: str) -> tuple[Rule, ...]:
+    out = []
+    for rid, stated, split, text, logic in BANK_SOURCES[scenario]:
+        rule = Rule.make(rid, text, logic, scenario, split)
+        if rule.difficulty != stated:  # guarded by a test too
+            raise AssertionError(f"bank rule {rid}: stated {stated}, computed {rule.difficulty}")
+        out.append(rule)
+    return tuple(out)
+
+
+def builtin_rules(scenario: str | None = None, *, split: str | None = None,
+                  difficulty: str | None = None) -> list[Rule]:
+    """Bank rules, optionally filtered by scenario, split and difficulty (bank order)."""
+    scenarios = S.SCENARIOS if scenario is None else (S.normalize_scenario(scenario),)
+    out = [r for sc in scenarios for r in _bank(sc)]
+    if split is not None:
+        out = [r for r in out if r.split == split]
+    if difficulty is not None:
+        out = [r for r in out if r.difficulty == difficulty]
+    return out
+
+
+def rule_by_id(rule_id: str) -> Rule:
+    for r in builtin_rules():
+        if r.id == rule_id:
+            return r
+    raise KeyError(rule_id)
+
+
+# ------------------------------------------------------------------ JSON loading
+_REQUIRED = ("id", "natural_language", "logic", "scenario")
+_OPTIONAL = ("difficulty", "semantic_type", "split")
+
+
+def _rule_from_record(rec, path: str, index: int, seen_ids: dict) -> Rule:
+    def fail(msg: str, fld: str | None = None):
+        raise RuleFileError(msg, path=path, index=index, field=fld)
+
+    if not isinstance(rec, dict):
+        fail(f"expected a JSON object, got {type(rec).__name__}")
+    for key in rec:
+        if key not in _REQUIRED + _OPTIONAL:
+            fail(f"unknown field (allowed: {', '.join(_REQUIRED + _OPTIONAL)})", key)
+    for key in _REQUIRED:
+        if key not in rec:
+            fail("missing field", key)
+        if not isinstance(rec[key], str) or not rec[key].strip():
+            fail(f"expected a non-empty string, got {rec[key]!r}", key)
+    try:
+        scenario = S.normalize_scenario(rec["scenario"])
+    except ValueError as exc:
+        fail(str(exc), "scenario")
+    rid = rec["id"].strip()
+    if rid in seen_ids:
+        fail(f"duplicate id {rid!r} (already used by {seen_ids[rid]})", "id")
+    split = rec.get("split")
+    if split is not None and split not in SPLITS:
+        fail(f"expected one of {list(SPLITS)}, got {split!r}", "split")
+    try:
+        rule = Rule.make(rid, rec["natural_language"].strip(), rec["logic"], scenario, split)
+    except RuleError as exc:
+        fail(str(exc), "logic")
+    if "difficulty" in rec and rec["difficulty"] != rule.difficulty:
+        fail(f"stated {rec['difficulty']!r} but the logic has {rule.difficulty!r} difficulty "
+             f"(easy: no AND/OR/->, medium: one, hard: two or more); "
+             f"expected one of {list(DIFFICULTIES)}", "difficulty")
+    if "semantic_type" in rec:
+        st = rec["semantic_type"]
+        if isinstance(st, str):
+            st = [st]
+        if not isinstance(st, list) or any(x not in SEMANTIC_TYPES for x in st):
+            fail(f"expected a list drawn from {list(SEMANTIC_TYPES)}, got {rec['semantic_type']!r}",
+                 "semantic_type")
+        if sorted(set(st)) != sorted(rule.semantic_type):
+            fail(f"stated {sorted(set(st))} but the logic gives {list(rule.semantic_type)}",
+                 "semantic_type")
+    return rule
+
+
+def load_rules(path: str | os.PathLike, *, check_bank_ids: bool = True) -> list[Rule]:
+    """Rules from a JSON file: a list of records, or ``{"rules": [...]}``.
+
+    Each record needs ``id``, ``natural_language``, ``logic`` and ``scenario``;
+    ``difficulty``, ``semantic_type`` and ``split`` are optional and, when
+    present, must agree with what the logic gives. Ids must be unique in the
+    file and (with ``check_bank_ids``) distinct from the bank's.
+
+    Raises:
+        RuleFileError: naming the file, the 0-based rule index and the field.
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise RuleFileError(f"cannot read: {exc.strerror or exc}", path=path) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RuleFileError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}",
+                            path=path) from None
+    if isinstance(data, dict):
+        if set(data) != {"rules"}:
+            raise RuleFileError('expected a list of rules or an object {"rules": [...]}', path=path)
+        data = data["rules"]
+    if not isinstance(data, list):
+        raise RuleFileError(f"expected a list of rules, got {type(data).__name__}", path=path)
+    seen_ids = {r.id: "the built-in bank" for r in builtin_rules()} if check_bank_ids else {}
+    out = []
+    for i, rec in enumerate(data):
+        rule = _rule_from_record(rec, path, i, seen_ids)
+        seen_ids[rule.id] = f"rule #{i}"
+        out.append(rule)
+    return out

@@ -1,0 +1,24 @@
+"""Shared fixtures for the RuleMaze tests: small seeded pools of 3x3 mazes."""
+
+from __future__ import annotations
+
+import pytest
+
+from svot.rulemaze.pool import generate_pool
+
+POOL_SIZE = 500
+
+
+@pytest.fixture(scope="session")
+def regular_pool():
+    return generate_pool("RegularMaze", 3, POOL_SIZE, seed=11)
+
+
+@pytest.fixture(scope="session")
+def quest_pool():
+    return generate_pool("QuestMaze", 3, POOL_SIZE, seed=12)
+
+
+@pytest.fixture(scope="session")
+def pools(regular_pool, quest_pool):
+    return {"RegularMaze": regular_pool, "QuestMaze": quest_pool}
