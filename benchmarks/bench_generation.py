@@ -1,0 +1,72 @@
+"""Problem generation throughput: solvable problems per second, all measured in one run (no thresholds).
+
+For each domain at its largest Table 5 size, ID and OOD parameters:
+
+* ``setup ms``   — grounding the domain once for that size (shared by every later problem);
+* ``problems/s`` — solvable problems per second from ``svot.problem_gen.generate`` (sampling,
+  rejection, solvability search, plan, replay verification), one process, one core;
+* ``attempts``   — layouts drawn per kept problem (Sokoban rejects most: 3 blocks on 6x6);
+* ``plan``       — mean plan length.
+
+Usage: ``python benchmarks/bench_generation.py [--quick] [--seconds S] [--seed N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+from svot.pddl import load_domain
+from svot.problem_gen import PARAMS, generate
+from svot.problem_gen.common import shared_grounding
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="short measurements (a few seconds in all)")
+    ap.add_argument("--seconds", type=float, default=None, help="time budget per row (default 3, --quick 0.4)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    budget = args.seconds if args.seconds is not None else (0.4 if args.quick else 3.0)
+
+    head = f"{'domain':<11}{'size':>6}{'split':>6}{'setup ms':>10}{'problems':>10}{'problems/s':>12}{'attempts':>10}{'plan':>7}"
+    print(f"svot problem generation, largest Table 5 size per domain, {budget:g} s per row, seed {args.seed}")
+    print(head)
+    print("-" * len(head))
+    for domain in PARAMS:
+        load_domain(domain)  # parse the PDDL (and import PDDLGym) outside the timings
+    for domain, table in PARAMS.items():
+        size = table["sizes"][-1]
+        shared_grounding.cache_clear()
+        t = time.perf_counter()
+        shared_grounding(domain, size)
+        setup_ms = 1000 * (time.perf_counter() - t)
+        for split in ("id", "ood"):
+            rng = np.random.default_rng([args.seed, size, split == "ood"])
+            generate(domain, size, split, rng)  # warm
+            done, attempts, plan = 0, 0, 0
+            start = time.perf_counter()
+            deadline = start + budget
+            while True:
+                g = generate(domain, size, split, rng)
+                done += 1
+                attempts += g.params["attempts"]
+                plan += len(g.plan)
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+            rate = done / (now - start)
+            print(
+                f"{domain:<11}{f'{size}x{size}':>6}{split:>6}{setup_ms:>10.1f}{done:>10}{rate:>12,.0f}"
+                f"{attempts / done:>10.1f}{plan / done:>7.1f}"
+            )
+    print("-" * len(head))
+    print("issue 5 target: solvable Sokoban 6x6 problems with 3 blocks (OOD) at >= 50/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""Problem samplers for the five SVoT domains, with Table 5's parameters.
+
+``generate(domain, size, split, rng)`` draws one solvable problem and a plan
+that reaches its goal::
+
+    import numpy as np
+    from svot.problem_gen import generate
+    g = generate("sokoban", 6, "ood", np.random.default_rng(0))
+    g.problem.to_pddl(); g.plan; g.state; g.params
+
+All randomness comes from the ``numpy.random.Generator`` passed in, so the same
+seed gives the same problems in any process, whatever ``PYTHONHASHSEED``.
+``PARAMS`` holds Table 5's sampling parameters (ID and OOD values) as data.
+``solve(domain, problem_or_state)`` returns a shortest plan by breadth-first
+search on the grounded engine for Maze, FrozenLake and Sokoban, and the greedy
+collection plan for Pacman and Gather.
+
+How each domain is sampled and checked is documented in its module:
+:mod:`~svot.problem_gen.maze`, :mod:`~svot.problem_gen.frozenlake`,
+:mod:`~svot.problem_gen.sokoban`, :mod:`~svot.problem_gen.pacman`,
+:mod:`~svot.problem_gen.gather`.
+"""
+
+from __future__ import annotations
+
+
+import numpy as np
+
+from svot.domains import get_spec
+from svot.errors import ConfigError, ProblemError
+from svot.pddl import Problem
+from svot.problem_gen import frozenlake, gather, maze, pacman, sokoban
+from svot.problem_gen.common import (
+    DOMAINS,
+    PARAMS,
+    SPLITS,
+    Generated,
+    check_args,
+    check_rng,
+    count_for,
+    problem_name,
+    shared_grounding,
+)
+
+_MODULES = {
+    "maze": maze,
+    "frozenlake": frozenlake,
+    "sokoban": sokoban,
+    "pacman": pacman,
+    "gather": gather,
+}
+
+
+def generate(
+    domain: str, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False
+) -> Generated:
+    """One solvable problem of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters.
+
+    Raises :class:`~svot.errors.ConfigError` for an unknown domain, split, or a
+    size outside Table 5 (unless ``allow_any_size=True``; sizes below 2 never).
+    """
+    domain, size, split = check_args(domain, size, split, allow_any_size)
+    check_rng(rng)
+    return _MODULES[domain].generate(size, split, rng)
+
+
+def sampling_params(domain: str, size: int, split: str, *, allow_any_size: bool = False) -> dict:
+    """The fixed parameters ``generate`` uses (densities, counts; Sokoban's block range)."""
+    domain, size, split = check_args(domain, size, split, allow_any_size)
+    return _MODULES[domain].sampling_params(size, split)
+
+
+def solve(
+    domain: str,
+    problem_or_state: Problem | dict,
+    *,
+    max_states: int = 1_000_000,
+    prune: bool = True,
+) -> list[int] | None:
+    """A goal-reaching plan (agent action ints) from a problem or a state dict, or None.
+
+    Maze, FrozenLake, Sokoban: a shortest plan by breadth-first search on the
+    grounded engine (actions tried in index order), None when the goal is
+    unreachable or more than ``max_states`` states would be needed. Sokoban's
+    search skips provably dead states unless ``prune=False`` (same plan either
+    way). FrozenLake never plans through a hole; from a state already in a hole
+    there is no plan. Pacman, Gather: the greedy plan of their modules (never
+    None: every layout is solvable), not necessarily shortest.
+    """
+    spec = get_spec(domain)
+    if spec.name not in _MODULES:
+        raise ConfigError(f"no solver for domain {domain!r}; choose one of {', '.join(DOMAINS)}")
+    if isinstance(problem_or_state, Problem):
+        problem = problem_or_state
+        if problem.domain != spec.name:
+            raise ProblemError(f"problem {problem.name!r} is for domain {problem.domain!r}, not {spec.name!r}")
+        size = spec.size_of(problem)
+        state = spec.state_dict(problem.init, size)
+    elif isinstance(problem_or_state, dict):
+        state = problem_or_state
+        if state.get("domain", spec.name) != spec.name:
+            raise ProblemError(f"state is for domain {state.get('domain')!r}, not {spec.name!r}")
+        size = int(state["size"])
+        problem = spec.problem_from_state(state, f"{spec.name}-{size}x{size}-solve")
+    else:
+        raise ConfigError(f"solve() takes a svot.pddl.Problem or a state dict, got {type(problem_or_state).__name__}")
+    if spec.name == "maze":
+        grounding = shared_grounding("maze", size)
+        bound = grounding.bind(problem)
+        return grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg, max_states=max_states).plan
+    if spec.name == "frozenlake":
+        return frozenlake.bfs_plan(problem, size, max_states=max_states)
+    if spec.name == "sokoban":
+        return sokoban.search(problem, state, prune=prune, max_states=max_states).plan
+    if spec.name == "pacman":
+        return pacman.greedy_plan(size, tuple(state["player"]), state["coins"])
+    balls = [b for where in state["balls"].values() for b in where]
+    return gather.greedy_plan(size, tuple(state["player"]), balls)
+
+
+__all__ = [
+    "DOMAINS",
+    "PARAMS",
+    "SPLITS",
+    "Generated",
+    "count_for",
+    "generate",
+    "problem_name",
+    "sampling_params",
+    "solve",
+]

@@ -1,0 +1,605 @@
+"""What every problem sampler shares: Table 5's parameters, counts, names, and search.
+
+Search and plan verification run on ground actions from the grounded engine
+(:class:`svot.engine.GroundTask`); nothing here knows a domain's rules. To avoid
+grounding every sampled layout from scratch (about 6 ms for a 6×6 Sokoban, 16 ms
+for a 6×6 Gather), :class:`SharedGrounding` grounds one *template* problem per
+(domain, size) with only the size-dependent static predicates folded away
+(``adj``, Gather's ``ray``): walls, holes, goals... then stay as fluent bits that
+no action changes, which is exactly what ``GroundTask(fold=...)`` is for. A
+concrete problem is then just an initial bitset and goal masks over that
+grounding. ``tests/problem_gen`` checks step for step that this agrees with a
+per-problem :class:`svot.engine.GroundedEngine`.
+
+:class:`Stepper` indexes the ground actions by agent action and by the player's
+``(at ?c)`` bit and runs breadth-first search on the integer states directly
+(no per-step function calls), with optional dead-state masks supplied by the
+caller (Sokoban's provably dead block positions).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import json
+import math
+from collections import deque
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from svot.domains import get_spec
+from svot.domains.base import DomainSpec
+from svot.domains.grid import DELTAS, DIRECTIONS, Cell, inside
+from svot.engine.grounded import GroundTask
+from svot.errors import ConfigError, ProblemError
+from svot.pddl import Problem, load_domain
+
+SPLITS = ("id", "ood")
+
+# Table 5 of the SVoT paper (ID → OOD), as data. Densities are fractions of the
+# grid's cells; see :func:`count_for` for how they become counts.
+PARAMS: dict[str, dict[str, Any]] = {
+    "maze": {
+        "sizes": (5, 6, 7),
+        "wall_density": {"id": 0.3, "ood": 0.5},
+    },
+    "frozenlake": {
+        "sizes": (4, 5, 6),
+        "hole_density": {"id": 0.2, "ood": 0.4},
+    },
+    "sokoban": {
+        "sizes": (4, 5, 6),
+        "wall_density": {"id": 0.2, "ood": 0.3},
+        # (min, max) number of blocks, inclusive. Table 5 leaves size 6 blank:
+        # we assume size 5's values (1–2 → 3).
+        "blocks": {
+            4: {"id": (1, 2), "ood": (2, 2)},
+            5: {"id": (1, 2), "ood": (3, 3)},
+            6: {"id": (1, 2), "ood": (3, 3)},
+        },
+    },
+    "pacman": {
+        "sizes": (4, 5, 6),
+        "coin_density": {"id": 0.3, "ood": 0.5},
+    },
+    "gather": {
+        "sizes": (4, 5, 6),
+        "ball_density": {"id": 0.3, "ood": 0.5},
+        "colours": {
+            4: ("red", "green"),
+            5: ("red", "green", "blue"),
+            6: ("red", "green", "blue", "yellow"),
+        },
+    },
+}
+DOMAINS = tuple(PARAMS)
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One sampled, solvable problem with a goal-reaching plan.
+
+    ``state`` is the initial state dict exactly as ``spec.state_dict`` reads it
+    from ``problem.init``; ``plan`` is a list of agent action ints (the env's
+    ``Discrete`` actions) verified to reach the goal in the grounded engine;
+    ``params`` holds the sampling parameters actually used (densities, counts,
+    and ``attempts``: how many layouts were drawn until this one was kept;
+    FrozenLake: boards drawn, Gather: colourings drawn, Pacman: always 1).
+    The last dash-separated part of ``problem.name`` is a digest of the layout
+    alone (not the split): equal layouts in two splits share it.
+    """
+
+    domain: str
+    size: int
+    split: str
+    state: dict
+    problem: Problem
+    plan: list
+    params: dict = field(default_factory=dict)
+
+
+# --- arguments -------------------------------------------------------------------
+def check_args(domain: str, size: Any, split: Any, allow_any_size: bool = False) -> tuple[str, int, str]:
+    key = str(domain).lower()
+    if key not in PARAMS:
+        raise ConfigError(f"unknown domain {domain!r}; choose one of {', '.join(DOMAINS)}")
+    sizes = PARAMS[key]["sizes"]
+    if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
+        raise ConfigError(f"{key} size must be an int, got {size!r}; Table 5 sizes are {', '.join(map(str, sizes))}")
+    size = int(size)
+    if size < 2 or (not allow_any_size and size not in sizes):
+        extra = "" if allow_any_size else " (pass allow_any_size=True for other sizes >= 2)"
+        raise ConfigError(f"{key} has no size {size}; Table 5 sizes are {', '.join(map(str, sizes))}{extra}")
+    if split not in SPLITS:
+        raise ConfigError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
+    return key, size, split
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise ConfigError(
+            f"rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), got {type(rng).__name__}"
+        )
+    return rng
+
+
+def nearest_table_size(domain: str, size: int) -> int:
+    """The Table 5 size whose per-size parameters a non-Table size borrows."""
+    sizes = PARAMS[domain]["sizes"]
+    return min(sizes, key=lambda s: (abs(s - size), -s))
+
+
+@functools.lru_cache(maxsize=None)
+def count_for(density: float, cells: int) -> int:
+    """``round(density * cells)``, halves rounded up, computed exactly.
+
+    The density is read as the decimal it is written as (0.3 is 3/10, not the
+    binary float just below it), so 0.3 × 25 = 7.5 → 8 and 0.5 × 49 = 24.5 → 25.
+    """
+    exact = Fraction(str(density)) * cells
+    return int(math.floor(exact + Fraction(1, 2)))
+
+
+# --- names --------------------------------------------------------------------
+def layout_digest(layout: dict) -> str:
+    text = json.dumps(layout, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def problem_name(domain: str, size: int, split: str, layout: dict) -> str:
+    """``<domain>-<N>x<N>-<split>-<first 12 hex digits of sha256(layout JSON)>``."""
+    return f"{domain}-{size}x{size}-{split}-{layout_digest(layout)}"
+
+
+def index_cell(index: int, size: int) -> Cell:
+    return (int(index) // size, int(index) % size)
+
+
+def cells_list(cells: Iterable[Cell]) -> list[list[int]]:
+    return [[int(r), int(c)] for r, c in sorted(cells)]
+
+
+# --- grid geometry used by samplers (never by the solvability search) ---------------
+def cell_bfs(size: int, start: Cell, blocked: frozenset | set = frozenset()) -> dict[Cell, tuple[int, Cell | None, int | None]]:
+    """Distances over free cells with single-cell moves: cell → (dist, parent, action).
+
+    Neighbours are tried in action order (up, down, left, right), so parents and
+    paths are deterministic.
+    """
+    out: dict[Cell, tuple[int, Cell | None, int | None]] = {start: (0, None, None)}
+    queue = deque([start])
+    while queue:
+        cur = queue.popleft()
+        d = out[cur][0]
+        for a, name in enumerate(DIRECTIONS):
+            dr, dc = DELTAS[name]
+            nxt = (cur[0] + dr, cur[1] + dc)
+            if inside(nxt, size) and nxt not in blocked and nxt not in out:
+                out[nxt] = (d + 1, cur, a)
+                queue.append(nxt)
+    return out
+
+
+def path_actions(tree: dict, target: Cell) -> list[int]:
+    actions = []
+    cur = target
+    while tree[cur][1] is not None:
+        actions.append(tree[cur][2])
+        cur = tree[cur][1]
+    return actions[::-1]
+
+
+# --- the grounded engine, shared per (domain, size) --------------------------------
+def _all_groundings(pred_types: tuple[str, ...], objects: dict[str, list[str]]) -> Iterable[tuple]:
+    pools = [objects.get(t, []) for t in pred_types]
+    return itertools.product(*pools)
+
+
+class SharedGrounding:
+    """One :class:`GroundTask` per (domain, size), reused by every problem of that size.
+
+    Only the static predicates that :meth:`DomainSpec.base_atoms` writes (they
+    depend on the size alone) are folded; every other predicate is grounded over
+    all its type-correct arguments so any layout of that size is a bitset here.
+    """
+
+    def __init__(self, spec: DomainSpec, size: int):
+        self.spec = spec
+        self.size = size
+        self.domain = load_domain(spec.pddl)
+        base = spec.base_atoms(size)
+        self.fold = frozenset(a[0] for a in base) & self.domain.static_predicates
+        objects_list = spec.base_objects(size)
+        objects: dict[str, list[str]] = {}
+        for name, type_name in objects_list:
+            objects.setdefault(type_name, []).append(name)
+        init = set(base)
+        for pred, types in self.domain.predicates.items():
+            if pred in self.fold or pred in self.domain.action_predicates:
+                continue
+            init.update((pred,) + args for args in _all_groundings(types, objects))
+        template = Problem(
+            domain=self.domain.name,
+            name=f"template-{spec.name}-{size}",
+            objects=tuple(objects_list),
+            init=frozenset(init),
+            goal=(),
+        )
+        self.task = GroundTask(self.domain, template, fold=self.fold)
+        self.static_atoms = self.task.static_atoms
+        keys = [spec.action_key(a, size) for a in range(spec.n_actions(size))]
+        internal = [k for k in self.task.keys() if k[0] in spec.internal]
+        self.stepper = Stepper(self.task, keys, internal)
+
+    def bind(self, problem: Problem) -> "Bound":
+        """The problem's initial bitset and goal masks over this grounding."""
+        folded = frozenset(a for a in problem.init if a[0] in self.fold)
+        if folded != self.static_atoms:
+            raise ProblemError(
+                f"problem {problem.name!r} does not have the static {'/'.join(sorted(self.fold))} atoms of a "
+                f"{self.size}x{self.size} {self.spec.name} grid"
+            )
+        bit = self.task.bit
+        try:
+            init = _mask(bit, (a for a in problem.init if a[0] not in self.fold))
+            goal_pos = _mask(bit, problem.goal)
+            goal_neg = _mask(bit, problem.negative_goal)
+        except KeyError as exc:
+            raise ProblemError(f"problem {problem.name!r} has an atom outside the {self.spec.name} domain: {exc}") from None
+        return Bound(self, problem, init, goal_pos, goal_neg)
+
+
+def _mask(bit: dict, atoms: Iterable[tuple]) -> int:
+    m = 0
+    for a in atoms:
+        m |= bit[a]
+    return m
+
+
+@functools.lru_cache(maxsize=None)
+def shared_grounding(domain: str, size: int) -> SharedGrounding:
+    return SharedGrounding(get_spec(domain), size)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    plan: list | None  # agent action ints, or None
+    states: int  # distinct states seen
+    complete: bool  # False only when the state cap stopped the search (then plan is None, unproven)
+
+    @property
+    def solved(self) -> bool:
+        return self.plan is not None
+
+
+class Stepper:
+    """Ground actions indexed for fast stepping and search on integer states.
+
+    ``tables[a]`` maps a pivot bit (the ``(at ?c)`` atom a ground action needs)
+    to that action's ``(pos, neg, keep, add)`` masks with ``keep = ~delete``.
+    A step applies the first ground action, in the task's order, whose
+    preconditions hold; svot's domains are deterministic, so this is the one
+    :meth:`GroundTask.find` picks (checked by the tests).
+    """
+
+    PIVOT = "at"
+
+    def __init__(self, task: GroundTask, keys: Sequence[tuple], internal: Sequence[tuple] = ()):
+        self.task = task
+        self.keys = list(keys)
+        self.pivot_mask = _mask(task.bit, (a for a in task.fluents if a[0] == self.PIVOT))
+        self.tables = [self._table(k) for k in self.keys]
+        self.internal_tables = [self._table(k) for k in internal]
+        self._limit = len(task.actions) + 1
+        self._moves_cache: dict | None | bool = False
+        static_preds = task.domain.static_predicates
+        self.static_mask = _mask(task.bit, (a for a in task.fluents if a[0] in static_preds))
+
+    def _table(self, key: tuple) -> tuple[dict, tuple]:
+        by: dict[int, list] = {}
+        loose = []
+        for ga in self.task.actions:
+            if ga.key != key:
+                continue
+            entry = (ga.pos, ga.neg, ~ga.delete, ga.add)
+            pivot = ga.pos & self.pivot_mask
+            if pivot and pivot & (pivot - 1) == 0:
+                by.setdefault(pivot, []).append(entry)
+            else:
+                loose.append(entry)
+        return {k: tuple(v) for k, v in by.items()}, tuple(loose)
+
+    @staticmethod
+    def _apply(table: tuple[dict, tuple], pm: int, s: int) -> int | None:
+        by, loose = table
+        x = s & pm
+        while x:
+            low = x & -x
+            for pos, neg, keep, add in by.get(low, ()):
+                if s & pos == pos and not s & neg:
+                    return (s & keep) | add
+            x ^= low
+        for pos, neg, keep, add in loose:
+            if s & pos == pos and not s & neg:
+                return (s & keep) | add
+        return None
+
+    def step(self, s: int, action: int) -> tuple[int, bool]:
+        """The successor of ``s`` under agent action ``action`` and whether it applied."""
+        t = self._apply(self.tables[action], self.pivot_mask, s)
+        if t is None:
+            return s, False
+        if self.internal_tables:
+            t = self.settle(t)
+        return t, True
+
+    def settle(self, s: int) -> int:
+        for _ in range(self._limit):
+            for table in self.internal_tables:
+                t = self._apply(table, self.pivot_mask, s)
+                if t is not None:
+                    s = t
+                    break
+            else:
+                return s
+        raise ProblemError(f"internal actions of {self.task.domain.name!r} did not settle")
+
+    def bfs(
+        self,
+        init: int,
+        goal_pos: int,
+        goal_neg: int = 0,
+        *,
+        max_states: int = 1_000_000,
+        dead_any: int = 0,
+        dead_all: Sequence[int] = (),
+        is_dead: Callable[[int], bool] | None = None,
+    ) -> SearchResult:
+        """Breadth-first search for a shortest plan (actions tried in index order).
+
+        A state is dead, and never expanded, when it shares a bit with
+        ``dead_any``, contains all bits of one of ``dead_all``, or ``is_dead``
+        says so. Dead states must be unable to reach the goal: then the search
+        expands exactly the live states plain BFS expands, in the same order,
+        and returns the same plan (every predecessor of a live state is live).
+
+        The search runs on the fluent bits only: the bits of static predicates
+        (walls, goal squares...: no operator adds or deletes them) are read once
+        from ``init`` and folded out of the ground actions, the way
+        :class:`GroundTask` folds statics when it grounds a single problem.
+        """
+        if self.internal_tables or self._moves() is None:
+            return self._bfs_generic(init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead)
+        static = self.static_mask
+        st = init & static
+        s0 = init & ~static
+        if goal_pos & static & ~st or goal_neg & st:
+            return SearchResult(None, 1, True)  # the goal asks for a static fact that is not so
+        goal_pos, goal_neg = goal_pos & ~static, goal_neg & ~static
+        always_dead = bool(st & dead_any)
+        dead_any &= ~static
+        # m ⊆ (t | st)  ⟺  (m & ~st) ⊆ t, as t has no static bits; masks needing a false static bit never fire
+        masks = []
+        for m in dead_all:
+            m &= ~st
+            if m & static:
+                continue
+            if not m:
+                always_dead = True
+            masks.append(m)
+        if is_dead is not None:
+            user_dead = is_dead
+
+            def is_dead(t: int) -> bool:
+                return user_dead(t | st)
+
+        if s0 & goal_pos == goal_pos and not s0 & goal_neg:
+            return SearchResult([], 1, True)
+        if always_dead or s0 & dead_any or any(s0 & m == m for m in masks) or (is_dead is not None and is_dead(s0)):
+            return SearchResult(None, 1, True)
+        # A mask can only become complete through a bit the step set: index the
+        # masks by their bits and check just those (the parent was live).
+        watch: dict[int, list[int]] = {}
+        for m in masks:
+            x = m
+            while x:
+                low = x & -x
+                watch.setdefault(low, []).append(m)
+                x ^= low
+        watch_mask = 0
+        for low in watch:
+            watch_mask |= low
+
+        pm = self.pivot_mask
+        moves = self._specialise(st)
+        parent: dict[int, tuple[int, int] | None] = {s0: None}
+        frontier = [s0]
+        while frontier:
+            nxt_frontier = []
+            for s in frontier:
+                piv = s & pm
+                succ = []
+                if piv & (piv - 1):  # not exactly one pivot atom: the general lookup
+                    for a in range(len(self.tables)):
+                        t = self._apply(self.tables[a], pm, s | st)
+                        if t is not None:
+                            succ.append((a, t & ~static))
+                else:
+                    for a, cands in moves.get(piv, ()):
+                        for pos, neg, keep, add in cands:
+                            if s & pos == pos and not s & neg:
+                                succ.append((a, (s & keep) | add))
+                                break
+                for a, t in succ:
+                    if t in parent:
+                        continue
+                    parent[t] = (s, a)
+                    if t & goal_pos == goal_pos and not t & goal_neg:
+                        return SearchResult(_unwind(parent, t), len(parent), True)
+                    if t & dead_any:
+                        continue
+                    new = t & ~s & watch_mask
+                    if new:
+                        frozen = False
+                        while new and not frozen:
+                            low = new & -new
+                            for m in watch[low]:
+                                if t & m == m:
+                                    frozen = True
+                                    break
+                            new ^= low
+                        if frozen:
+                            continue
+                    if is_dead is not None and is_dead(t):
+                        continue
+                    nxt_frontier.append(t)
+                if len(parent) > max_states:
+                    return SearchResult(None, len(parent), False)
+            frontier = nxt_frontier
+        return SearchResult(None, len(parent), True)
+
+    def _moves(self) -> dict | None:
+        """pivot bit → [(action, candidates)], or None when some action has no pivot."""
+        if self._moves_cache is False:
+            if any(loose for _by, loose in self.tables):
+                self._moves_cache = None
+            else:
+                pivots = sorted({p for by, _ in self.tables for p in by})
+                self._moves_cache = {
+                    p: tuple((a, by[p]) for a, (by, _) in enumerate(self.tables) if p in by) for p in pivots
+                }
+        return self._moves_cache
+
+    def _specialise(self, st: int) -> dict:
+        """:meth:`_moves` for one problem: drop ground actions whose static preconditions
+        fail given the static bits ``st``, and strip the static bits from the rest."""
+        static = self.static_mask
+        out = {}
+        for piv, per_action in self._moves().items():
+            row = []
+            for a, cands in per_action:
+                kept = tuple(
+                    (pos & ~static, neg & ~static, keep, add)
+                    for pos, neg, keep, add in cands
+                    if pos & static & ~st == 0 and not neg & st
+                )
+                if kept:
+                    row.append((a, kept))
+            out[piv] = tuple(row)
+        return out
+
+    def _bfs_generic(self, init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead) -> SearchResult:
+        def goal(s):
+            return s & goal_pos == goal_pos and not s & goal_neg
+
+        def dead(s):
+            return bool(s & dead_any) or any(s & m == m for m in dead_all) or (is_dead is not None and is_dead(s))
+
+        if goal(init):
+            return SearchResult([], 1, True)
+        parent: dict[int, tuple[int, int] | None] = {init: None}
+        queue = deque([] if dead(init) else [init])
+        while queue:
+            s = queue.popleft()
+            for a in range(len(self.tables)):
+                t, applied = self.step(s, a)
+                if not applied or t in parent:
+                    continue
+                parent[t] = (s, a)
+                if goal(t):
+                    return SearchResult(_unwind(parent, t), len(parent), True)
+                if not dead(t):
+                    queue.append(t)
+            if len(parent) > max_states:
+                return SearchResult(None, len(parent), False)
+        return SearchResult(None, len(parent), True)
+
+
+def _unwind(parent: dict, s: int) -> list[int]:
+    plan = []
+    while parent[s] is not None:
+        s, a = parent[s]
+        plan.append(a)
+    return plan[::-1]
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A problem on a :class:`SharedGrounding`: initial bitset and goal masks."""
+
+    grounding: SharedGrounding
+    problem: Problem
+    init: int
+    goal_pos: int
+    goal_neg: int
+
+    def is_goal(self, s: int) -> bool:
+        return s & self.goal_pos == self.goal_pos and not s & self.goal_neg
+
+    def atoms(self, s: int) -> frozenset:
+        return self.grounding.task.true_atoms(s)
+
+    def state_dict(self, s: int) -> dict:
+        return self.grounding.spec.state_dict(self.atoms(s), self.grounding.size)
+
+    def bit(self, atom: tuple) -> int:
+        return self.grounding.task.bit[atom]
+
+    def replay(self, plan: Sequence[int]) -> int:
+        """Replay ``plan``; raise :class:`ProblemError` unless every action applies and the goal is reached."""
+        s = self.init
+        stepper = self.grounding.stepper
+        for i, a in enumerate(plan):
+            if not 0 <= a < len(stepper.tables):
+                raise ProblemError(f"plan step {i}: action {a} out of range for {self.problem.name}")
+            s, applied = stepper.step(s, a)
+            if not applied:
+                raise ProblemError(f"plan step {i}: action {a} does not apply in {self.problem.name}")
+        if not self.is_goal(s):
+            raise ProblemError(f"plan of {len(plan)} actions does not reach the goal of {self.problem.name}")
+        return s
+
+
+def finish(
+    spec: DomainSpec,
+    size: int,
+    split: str,
+    layout: dict,
+    plan: list[int],
+    params: dict,
+    problem: Problem | None = None,
+) -> Generated:
+    """Build the problem from ``layout``, check the state dict and the plan, and package them."""
+    if problem is None:
+        problem = spec.problem_from_state(layout, problem_name(spec.name, size, split, layout))
+    state = spec.state_dict(problem.init, size)
+    for key, value in layout.items():
+        if state.get(key) != value:
+            raise ProblemError(
+                f"{problem.name}: state dict field {key!r} read back from the atoms is {state.get(key)!r}, "
+                f"the sampled layout says {value!r}"
+            )
+    shared_grounding(spec.name, size).bind(problem).replay(plan)
+    return Generated(
+        domain=spec.name,
+        size=size,
+        split=split,
+        state=state,
+        problem=problem,
+        plan=[int(a) for a in plan],
+        params=params,
+    )
+
+
+MAX_ATTEMPTS = 100_000
+
+
+def attempts_exhausted(domain: str, size: int, split: str, attempts: int) -> ProblemError:
+    return ProblemError(
+        f"no solvable {domain} {size}x{size} {split} layout found in {attempts} attempts; "
+        "the parameters leave too little room on this grid"
+    )

@@ -1,0 +1,91 @@
+"""FrozenLake maps (Table 5: sizes 4/5/6, hole density 0.2 → 0.4).
+
+Maps are drawn as Gymnasium's ``generate_random_map`` draws them
+(gymnasium/envs/toy_text/frozen_lake.py), reimplemented on the caller's
+Generator: start at (0, 0), goal at (N-1, N-1), ``rng.choice(["F", "H"], (N, N),
+p=[1 - density, density])`` with the start and goal tiles then overwritten, and
+the whole board redrawn until a hole-free path joins start and goal. With
+``rng = numpy.random.default_rng(s)`` the map is Gymnasium's
+``generate_random_map(N, p=1 - density, seed=s)`` (a test checks this). The
+number of holes is therefore binomial, not fixed.
+
+The plan is a shortest plan found by breadth-first search on the grounded
+engine, never expanding a state the spec calls a failure (player in a hole:
+entering one is terminal, so no path goes through a hole).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from svot.domains import get_spec
+from svot.errors import ProblemError
+from svot.problem_gen.common import (
+    MAX_ATTEMPTS,
+    PARAMS,
+    Generated,
+    cell_bfs,
+    cells_list,
+    finish,
+    problem_name,
+    shared_grounding,
+)
+
+DOMAIN = "frozenlake"
+
+
+def sampling_params(size: int, split: str) -> dict:
+    return {"hole_density": PARAMS[DOMAIN]["hole_density"][split]}
+
+
+def sample_board(size: int, density: float, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """Gymnasium's loop: (board of 'S'/'F'/'H'/'G', number of boards drawn)."""
+    p = min(1, 1 - density)  # Gymnasium's p is the probability of a frozen tile
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        board = rng.choice(["F", "H"], (size, size), p=[p, 1 - p])
+        board[0][0] = "S"
+        board[-1][-1] = "G"
+        holes = frozenset((r, c) for r in range(size) for c in range(size) if board[r][c] == "H")
+        if (size - 1, size - 1) in cell_bfs(size, (0, 0), holes):
+            return board, attempt
+    raise ProblemError(
+        f"no frozenlake {size}x{size} board with hole density {density} had a path in {MAX_ATTEMPTS} draws"
+    )
+
+
+def layout_from_board(board: np.ndarray) -> dict:
+    size = len(board)
+    holes = [(r, c) for r in range(size) for c in range(size) if board[r][c] == "H"]
+    return {
+        "domain": DOMAIN,
+        "size": size,
+        "player": [0, 0],
+        "holes": cells_list(holes),
+        "goal": [size - 1, size - 1],
+        "start": [0, 0],
+    }
+
+
+def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
+    spec = get_spec(DOMAIN)
+    params = sampling_params(size, split)
+    board, attempts = sample_board(size, params["hole_density"], rng)
+    layout = layout_from_board(board)
+    problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
+    plan = bfs_plan(problem, size)
+    if plan is None:  # the board's path check and the engine disagree: a bug, not bad luck
+        raise ProblemError(f"{problem.name}: Gymnasium-style path check passed but the engine finds no plan")
+    params = {**params, "holes": len(layout["holes"]), "attempts": attempts}
+    return finish(spec, size, split, layout, plan, params, problem)
+
+
+def bfs_plan(problem, size: int, max_states: int = 1_000_000) -> list[int] | None:
+    spec = get_spec(DOMAIN)
+    grounding = shared_grounding(DOMAIN, size)
+    bound = grounding.bind(problem)
+
+    def fell(s: int) -> bool:
+        return spec.is_failure(bound.state_dict(s))
+
+    result = grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg, max_states=max_states, is_dead=fell)
+    return result.plan

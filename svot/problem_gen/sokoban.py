@@ -1,0 +1,280 @@
+"""Sokoban problems (Table 5: sizes 4/5/6, wall density 0.2 → 0.3, blocks 1–2 → 2 or 3).
+
+Table 5 gives the block numbers for sizes 4 (1–2 → 2) and 5 (1–2 → 3) and leaves
+size 6 blank; we assume size 5's values for size 6 (1–2 ID, 3 OOD). The ID
+number of blocks is drawn uniformly from {1, 2} once per problem, before the
+layouts are drawn and rejected, so kept problems are half 1-block, half
+2-block (redrawing it with each layout would favour 1 block, which is solvable
+more often). Sizes outside Table 5 (only
+with ``allow_any_size=True``) borrow the nearest Table size's block numbers.
+
+Sampling: ``walls = round(density * N * N)`` (halves up: 3/5/7 walls ID and
+5/8/11 OOD for N = 4/5/6), then the player, the blocks and as many goal squares
+as blocks, all on distinct cells from one permutation of the grid. A goal square
+never coincides with a block's start (so every block must be pushed at least
+once) nor with the player's start.
+
+Solvability is breadth-first search on the grounded engine: every successor
+comes from the PDDL's ground actions. The search may skip states that provably
+cannot reach the goal (see :func:`dead_masks`), which changes neither the
+verdict nor the plan found; it gives up after ``max_states`` states and the
+layout is then redrawn like an unsolvable one.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import numpy as np
+
+from svot.domains import get_spec
+from svot.domains.grid import DIRECTIONS, Cell, cell_name
+from svot.errors import ConfigError
+from svot.problem_gen.common import (
+    MAX_ATTEMPTS,
+    PARAMS,
+    Bound,
+    Generated,
+    SearchResult,
+    attempts_exhausted,
+    cells_list,
+    count_for,
+    finish,
+    index_cell,
+    nearest_table_size,
+    problem_name,
+    shared_grounding,
+)
+
+DOMAIN = "sokoban"
+MAX_STATES = 200_000
+
+
+def sampling_params(size: int, split: str, rng: np.random.Generator | None = None) -> dict:
+    table = PARAMS[DOMAIN]
+    density = table["wall_density"][split]
+    lo, hi = table["blocks"][nearest_table_size(DOMAIN, size)][split]
+    walls = count_for(density, size * size)
+    if size * size - walls < 1 + 2 * hi:
+        raise ConfigError(
+            f"sokoban {size}x{size} {split}: {walls} walls leave no room for a player, {hi} blocks and {hi} goals"
+        )
+    out = {"wall_density": density, "walls": walls, "blocks_range": [lo, hi]}
+    if rng is not None:
+        out["blocks"] = int(rng.integers(lo, hi + 1))
+    return out
+
+
+def draw(size: int, walls: int, blocks: int, rng: np.random.Generator) -> list[int]:
+    """Cell indices ``r * N + c``: walls, then the player, the blocks, the goals."""
+    return [int(i) for i in rng.permutation(size * size)[: walls + 1 + 2 * blocks]]
+
+
+def layout_from_draw(size: int, walls: int, blocks: int, drawn: list[int]) -> dict:
+    cells = [index_cell(i, size) for i in drawn]
+    return {
+        "domain": DOMAIN,
+        "size": size,
+        "player": list(cells[walls]),
+        "walls": cells_list(cells[:walls]),
+        "blocks": cells_list(cells[walls + 1 : walls + 1 + blocks]),
+        "goals": cells_list(cells[walls + 1 + blocks :]),
+    }
+
+
+def sample_layout(size: int, walls: int, blocks: int, rng: np.random.Generator) -> dict:
+    return layout_from_draw(size, walls, blocks, draw(size, walls, blocks, rng))
+
+
+# --- static reasoning on the grid: a search heuristic, never a transition rule ----------
+#
+# Relaxation. Forget the player's position and every other block. A push of a
+# block from x to x+d in the real game needs the player on x-d and x+d free; so
+# x-d and x+d are inside the grid and not walls. Call that a relaxed push. Every
+# real push of a block is a relaxed push, hence the cells a block visits in any
+# real play are relaxed-reachable from its start.
+#
+# Claim 1 (dead cells). The goal asks for a block on each of the n goal squares
+# with n blocks, so in a goal state *every* block stands on a goal square. A
+# block on a cell from which no goal square is relaxed-reachable can never get
+# there, so any state with a block on such a "dead" cell cannot reach the goal.
+#
+# Claim 2 (matching). In a goal state the blocks sit on distinct goal squares, so
+# block i ends on goal pi(i) for a bijection pi with pi(i) relaxed-reachable
+# from block i's start. No such bijection: unsolvable.
+#
+# Claim 3 (frozen squares). If the four cells of a 2x2 window are each a wall or
+# a block, none of those blocks can ever move: pushing block b in direction d
+# needs b-d (player) and b+d (free) both free of walls and blocks, and for each
+# direction one of b-d, b+d lies in the window. By induction on time no block of
+# the window is the first to move. If one of them is not on a goal square it
+# never will be, so the state is dead.
+#
+# These predicates only remove states that cannot reach the goal; every
+# predecessor of a state that can reach the goal can too, so breadth-first
+# search with them expands the same live states in the same order and returns
+# the very plan plain BFS returns (tests check this against svot.engine.bfs_plan
+# on generated problems, hypothesis-driven, and check the bitboards below
+# against a cell-by-cell reading of the claims).
+#
+# The relaxed searches run on bitboards: bit r*N + c is cell (r, c).
+
+_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+
+
+class Board:
+    """Bitboard shifts for an N×N grid."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.full = (1 << size * size) - 1
+        self.not_col0 = self.full & ~sum(1 << (r * size) for r in range(size))
+        self.not_col_last = self.full & ~sum(1 << (r * size + size - 1) for r in range(size))
+
+    def toward(self, b: int, d: str) -> int:
+        """Cells x whose neighbour x+d (inside the grid) is in ``b``."""
+        n = self.size
+        if d == "up":
+            return (b << n) & self.full
+        if d == "down":
+            return b >> n
+        if d == "left":
+            return (b << 1) & self.not_col0
+        return (b >> 1) & self.not_col_last
+
+    def bits(self, cells) -> int:
+        return sum(1 << (r * self.size + c) for r, c in cells)
+
+    def cells(self, b: int) -> list[Cell]:
+        return [divmod(i, self.size) for i in range(self.size * self.size) if b >> i & 1]
+
+    def live(self, free: int, goals: int) -> int:
+        """Claim 1: free cells from which a lone block can be pushed onto some goal."""
+        back = [(d, free & self.toward(free, _OPPOSITE[d])) for d in DIRECTIONS]  # x and x-d free
+        live = goals
+        while True:
+            new = live
+            for d, ok in back:
+                new |= ok & self.toward(live, d)  # ... and x+d live
+            if new == live:
+                return live
+            live = new
+
+    def reach(self, free: int, start: int) -> int:
+        """Cells a lone block on ``start`` can be pushed to."""
+        steps = [(_OPPOSITE[d], self.toward(free, _OPPOSITE[d])) for d in DIRECTIONS]
+        reach = start
+        while True:
+            new = reach
+            for opp, behind_free in steps:
+                new |= self.toward(reach & behind_free, opp) & free  # x in reach, x-d free → x+d if free
+            if new == reach:
+                return reach
+            reach = new
+
+
+@functools.lru_cache(maxsize=None)
+def board(size: int) -> Board:
+    return Board(size)
+
+
+def quick_reject_bits(size: int, walls: int, blocks: list[int], goals: list[int]) -> bool:
+    """Claims 1–2 on bitboards (``blocks``, ``goals``: one bit each). True: certainly unsolvable."""
+    b = board(size)
+    free = b.full & ~walls
+    goal_bits = 0
+    for g in goals:
+        goal_bits |= g
+    live = b.live(free, goal_bits)
+    for x in blocks:
+        if not x & live:
+            return True
+    if len(blocks) == 1:
+        return False
+    reach = [b.reach(free, x) for x in blocks]
+    return not any(all(g & r for g, r in zip(perm, reach)) for perm in itertools.permutations(goals))
+
+
+def quick_reject(layout: dict) -> bool:
+    """Claims 1–2 on the initial layout: True when it is certainly unsolvable."""
+    if len(layout["blocks"]) != len(layout["goals"]):
+        return False  # the claims assume as many blocks as goal squares
+    b = board(layout["size"])
+    return quick_reject_bits(
+        layout["size"],
+        b.bits(tuple(w) for w in layout["walls"]),
+        [b.bits([tuple(x)]) for x in layout["blocks"]],
+        [b.bits([tuple(g)]) for g in layout["goals"]],
+    )
+
+
+def dead_cells(size: int, walls: list, goals: list) -> list[Cell]:
+    b = board(size)
+    free = b.full & ~b.bits(tuple(w) for w in walls)
+    return b.cells(free & ~b.live(free, b.bits(tuple(g) for g in goals)))
+
+
+def frozen_windows(size: int, walls: list, goals: list) -> list[list[Cell]]:
+    """Claim 3: for each 2x2 window, its non-wall cells, if filling them all with blocks is dead."""
+    wall_set = {tuple(w) for w in walls}
+    goal_set = {tuple(g) for g in goals}
+    out = []
+    for r in range(size - 1):
+        for c in range(size - 1):
+            window = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+            free = [x for x in window if x not in wall_set]
+            if free and not all(x in goal_set for x in free):
+                out.append(free)
+    return out
+
+
+def dead_masks(bound: Bound, layout: dict) -> tuple[int, list[int]]:
+    """``(dead_any, dead_all)`` state masks for :meth:`Stepper.bfs` (Claims 1 and 3)."""
+    size = layout["size"]
+    dead_any = 0
+    for x in dead_cells(size, layout["walls"], layout["goals"]):
+        dead_any |= bound.bit(("block", cell_name(x)))
+    dead_all = []
+    for free in frozen_windows(size, layout["walls"], layout["goals"]):
+        m = 0
+        for x in free:
+            m |= bound.bit(("block", cell_name(x)))
+        dead_all.append(m)
+    return dead_any, dead_all
+
+
+def search(problem, layout: dict | None = None, *, prune: bool = True, max_states: int = MAX_STATES) -> SearchResult:
+    """Breadth-first search on the grounded engine, with the pruning above unless ``prune=False``."""
+    spec = get_spec(DOMAIN)
+    size = spec.size_of(problem)
+    grounding = shared_grounding(DOMAIN, size)
+    bound = grounding.bind(problem)
+    if layout is None:
+        layout = spec.state_dict(problem.init, size)
+    # the claims assume as many blocks as goal squares (true of every generated problem)
+    prune = prune and len(layout["blocks"]) == len(layout["goals"])
+    dead_any, dead_all = dead_masks(bound, layout) if prune else (0, [])
+    return grounding.stepper.bfs(
+        bound.init, bound.goal_pos, bound.goal_neg, max_states=max_states, dead_any=dead_any, dead_all=dead_all
+    )
+
+
+def generate(size: int, split: str, rng: np.random.Generator, *, max_states: int = MAX_STATES) -> Generated:
+    spec = get_spec(DOMAIN)
+    params = sampling_params(size, split, rng)  # the block count is drawn once, before any rejection
+    w, n = params["walls"], params["blocks"]
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        drawn = draw(size, w, n, rng)
+        bits = [1 << i for i in drawn]
+        walls = 0
+        for x in bits[:w]:
+            walls |= x
+        if quick_reject_bits(size, walls, bits[w + 1 : w + 1 + n], bits[w + 1 + n :]):
+            continue
+        layout = layout_from_draw(size, w, n, drawn)
+        problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
+        result = search(problem, layout, max_states=max_states)
+        if result.solved:
+            return finish(spec, size, split, layout, result.plan, {**params, "attempts": attempt}, problem)
+    raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)

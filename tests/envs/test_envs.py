@@ -1,0 +1,167 @@
+"""Every registered env id: Gymnasium's checker, info contents, PDDLGym agreement, errors."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import svot
+from svot.envs import registered_ids
+from svot.errors import ActionError, ConfigError, PDDLError, ProblemError
+
+ALL_IDS = registered_ids()
+
+
+def test_registry_has_every_domain_size_and_split():
+    assert len(ALL_IDS) == 30
+    assert "SVoT/Sokoban-5x5-v0" in ALL_IDS and "SVoT/Sokoban-5x5-OOD-v0" in ALL_IDS
+    assert "SVoT/Maze-7x7-v0" in ALL_IDS and "SVoT/Maze-4x4-v0" not in ALL_IDS
+    for eid in ALL_IDS:
+        assert eid in gym.registry
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_check_env(env_id):
+    env = gym.make(env_id, render_mode="rgb_array")
+    check_env(env.unwrapped, skip_render_check=False)
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_info_and_plan(env_id):
+    env = gym.make(env_id)
+    obs, info = env.reset(seed=3)
+    assert set(info) >= {"state", "state_text", "atoms", "applicable"}
+    assert info["atoms"] == sorted(info["atoms"])
+    u = env.unwrapped
+    assert obs.shape == (u.size, u.size) and obs.dtype == np.uint8
+    assert info["state"]["player"] == [int(x) for x in np.argwhere(obs & 1)[0]]
+    assert u.plan is not None
+    terminated = False
+    reward = 0.0
+    for a in u.plan:
+        obs, reward, terminated, truncated, info = env.step(a)
+        assert info["applicable"]
+    assert terminated and reward == 1.0
+
+
+def test_svot_prefix_make():
+    env = gym.make("svot:SVoT/Maze-5x5-v0")
+    env.reset(seed=0)
+    assert env.unwrapped.size == 5
+
+
+@pytest.mark.parametrize("domain", ["maze", "frozenlake", "sokoban", "pacman", "gather"])
+def test_env_agrees_with_pddlgym_engine(domain):
+    """Same seed, same problem; a random action sequence gives the same atoms at every step."""
+    size = svot.domains.get_spec(domain).sizes[0]
+    eid = svot.envs.env_id(domain, size)
+    fast = gym.make(eid).unwrapped
+    ref = gym.make(eid, engine="pddlgym").unwrapped
+    _, fi = fast.reset(seed=11)
+    _, ri = ref.reset(seed=11)
+    assert fi["atoms"] == ri["atoms"]
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        a = int(rng.integers(fast.action_space.n))
+        fo, fr, ft, _, fi = fast.step(a)
+        ro, rr, rt, _, ri = ref.step(a)
+        assert fi == ri and fr == rr and ft == rt and np.array_equal(fo, ro)
+        if ft:
+            _, fi = fast.reset(seed=int(rng.integers(1000)))
+            ref.reset(options={"problem": fast.problem.to_pddl()})
+
+
+def test_reset_with_problem_text_and_path(tmp_path):
+    env = gym.make("SVoT/Sokoban-5x5-v0").unwrapped
+    env.reset(seed=1)
+    text = env.problem.to_pddl()
+    path = tmp_path / "p.pddl"
+    path.write_text(text)
+    _, a = env.reset(options={"problem": text})
+    _, b = env.reset(options={"problem": str(path)})
+    _, c = env.reset(options={"problem": path})
+    assert a == b == c
+    assert env.plan is None
+
+
+def test_same_seed_same_problem():
+    a = gym.make("SVoT/Gather-5x5-v0").unwrapped
+    b = gym.make("SVoT/Gather-5x5-v0").unwrapped
+    assert a.reset(seed=42)[1] == b.reset(seed=42)[1]
+    assert a.reset(seed=43)[1] != b.reset(seed=42)[1]
+
+
+def test_action_text_round_trip():
+    for eid in ["SVoT/Maze-5x5-v0", "SVoT/Gather-6x6-v0"]:
+        env = gym.make(eid).unwrapped
+        for a in range(env.action_space.n):
+            assert env.parse_action(env.action_text(a)) == a
+    assert gym.make("SVoT/Gather-6x6-v0").unwrapped.action_text(9) == "move down 3"
+
+
+def test_ansi_render():
+    env = gym.make("SVoT/Maze-5x5-v0", render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and "P" in text
+
+
+# --- bad input -------------------------------------------------------------------------
+def test_unknown_id_and_size():
+    with pytest.raises(gym.error.Error):
+        gym.make("SVoT/Sokoban-9x9-v0")
+    with pytest.raises(ConfigError, match="sokoban has no size 9; Table 5 sizes are 4, 5, 6"):
+        svot.envs.SokobanEnv(size=9)
+
+
+@pytest.mark.parametrize("bad,error,match", [
+    (4, ActionError, "out of range 0..3"),
+    (-1, ActionError, "out of range"),
+    ("up", ActionError, "integers in 0..3"),
+    (1.5, ActionError, "integers in 0..3"),
+    (True, ActionError, "integers"),
+])
+def test_bad_actions(bad, error, match):
+    env = gym.make("SVoT/Maze-5x5-v0").unwrapped
+    env.reset(seed=0)
+    with pytest.raises(error, match=match):
+        env.step(bad)
+
+
+def test_numpy_integer_actions_accepted():
+    env = gym.make("SVoT/Maze-5x5-v0").unwrapped
+    env.reset(seed=0)
+    env.step(np.int64(1))
+    env.step(np.array(2))
+
+
+def test_bad_reset_options(tmp_path):
+    env = gym.make("SVoT/Maze-5x5-v0").unwrapped
+    with pytest.raises(ConfigError, match="unknown reset option.*'level'"):
+        env.reset(options={"level": 3})
+    with pytest.raises(ProblemError, match="does not exist"):
+        env.reset(options={"problem": str(tmp_path / "missing.pddl")})
+    bad = tmp_path / "bad.pddl"
+    bad.write_text("(define (problem p) (:domain maze)\n (:objects c_0_0 - cell)\n (:init (at c_0_0)\n (:goal (at c_0_0)))")
+    with pytest.raises(PDDLError, match=r"bad.pddl:1: unbalanced"):
+        env.reset(options={"problem": bad})
+    other = gym.make("SVoT/Sokoban-5x5-v0").unwrapped
+    other.reset(seed=0)
+    with pytest.raises(PDDLError, match="problem is for domain 'sokoban', not 'maze'"):
+        env.reset(options={"problem": other.problem.to_pddl()})
+    small = gym.make("SVoT/Maze-6x6-v0").unwrapped
+    small.reset(seed=0)
+    with pytest.raises(ProblemError, match="is 6x6, but this env is 5x5"):
+        env.reset(options={"problem": small.problem.to_pddl()})
+
+
+def test_bad_constructor_arguments():
+    with pytest.raises(ConfigError, match="unknown split"):
+        svot.envs.MazeEnv(size=5, split="hard")
+    with pytest.raises(ConfigError, match="unknown engine"):
+        svot.envs.MazeEnv(size=5, engine="fast")
+    with pytest.raises(ConfigError, match="unknown render_mode"):
+        svot.envs.MazeEnv(size=5, render_mode="human")
