@@ -293,3 +293,228 @@ class GroundedEngine:
 
     def is_goal(self, state: int) -> bool:
         return self.task.is_goal(state)
+
+
+# --- additive: one grounding shared by every problem of a (domain, objects, static grid) -----------------
+
+
+def set_bits(state: int) -> list[int]:
+    """Indices of the 1 bits of a non-negative int, ascending (C-speed via ``int.to_bytes``)."""
+    if not state:
+        return []
+    import numpy as np
+
+    raw = np.frombuffer(state.to_bytes((state.bit_length() + 7) // 8, "little"), np.uint8)
+    return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
+
+
+def _lifted_balanced(domain: Domain, pred: str) -> bool:
+    """Every operator that deletes a ``pred`` atom needs it and adds as many as it deletes."""
+    for op in domain.operators:
+        added = [a for a in op.add if a[0] == pred]
+        deleted = [a for a in op.delete if a[0] == pred]
+        if len(added) != len(deleted) or any(a not in op.pre_pos for a in deleted):
+            return False
+    return True
+
+
+class SharedGrounding:
+    """A :class:`GroundTask` shared by all problems with the same objects and the same ``shared_static`` atoms.
+
+    The template grounded here holds the shared static atoms (folded away, e.g.
+    ``adj``) and every type-correct atom of every other predicate, so any such
+    problem is just an initial bitset and goal masks over one grounding
+    (:meth:`bind`); its own static atoms (walls, holes, goal squares) are bits no
+    action changes. Stepping matches :class:`GroundedEngine` (same first
+    applicable ground action for the deterministic domains svot ships), with
+    ground actions indexed by literal and by the true atom of a "pivot"
+    precondition: per operator, the positive precondition whose predicate no
+    operator creates without consuming one (the player's ``at``), else the one
+    with the most ground atoms.
+    """
+
+    def __init__(self, domain: Domain, objects, shared_static, internal: tuple[str, ...] = ()):
+        import itertools
+
+        self.domain = domain
+        self.objects = tuple(objects)
+        self.object_set = frozenset(self.objects)
+        self.shared_static = frozenset(tuple(a) for a in shared_static)
+        self.fold = frozenset(a[0] for a in self.shared_static)
+        by_type: dict[str, list[str]] = {}
+        for name, type_name in self.objects:
+            by_type.setdefault(type_name, []).append(name)
+        init = set(self.shared_static)
+        n_atoms: dict[str, int] = {}
+        for pred, types in domain.predicates.items():
+            if pred in self.fold or pred in domain.action_predicates:
+                continue
+            ground = list(itertools.product(*(by_type.get(t, []) for t in types)))
+            n_atoms[pred] = len(ground)
+            init.update((pred,) + args for args in ground)
+        template = Problem(domain=domain.name, name="shared-template", objects=self.objects, init=frozenset(init), goal=())
+        self.task = GroundTask(domain, template, fold=self.fold)
+        self.internal_keys = tuple(k for k in self.task.keys() if k[0] in internal)
+        self._fluent_str = [atom_str(a) for a in self.task.fluents]
+        self._static_str = sorted(atom_str(a) for a in self.shared_static)
+        self._limit = len(self.task.actions) + 1
+        # pivot per operator and the index key -> ({pivot bit: actions}, unpivoted actions)
+        pivot_of = {}
+        for op in domain.operators:
+            preds = sorted({p for p, _ in op.pre_pos if p not in self.fold})
+            preds.sort(key=lambda p: (not _lifted_balanced(domain, p), -n_atoms.get(p, 0), p))
+            pivot_of[op.name] = preds[0] if preds else None
+        pred_mask: dict[str, int] = {}
+        for atom, b in self.task.bit.items():
+            pred_mask[atom[0]] = pred_mask.get(atom[0], 0) | b
+        index: dict[tuple, tuple[dict, list]] = {}
+        for ga in self.task.actions:
+            by, loose = index.setdefault(ga.key, ({}, []))
+            pivot = pivot_of[ga.name]
+            pb = ga.pos & pred_mask.get(pivot, 0) if pivot else 0
+            if pb and pb & (pb - 1) == 0:
+                by.setdefault(pb, []).append(ga)
+            else:
+                loose.append(ga)
+        self._index = {k: ({b: tuple(v) for b, v in by.items()}, tuple(loose)) for k, (by, loose) in index.items()}
+        self._pivot_mask = {k: sum(by) for k, (by, _) in self._index.items()}
+
+    def matches(self, problem: Problem) -> bool:
+        """Whether ``problem`` has this grounding's objects and shared static atoms."""
+        return (
+            problem.domain == self.domain.name
+            and frozenset(problem.objects) == self.object_set
+            and frozenset(a for a in problem.init if a[0] in self.fold) == self.shared_static
+        )
+
+    def bind(self, problem: Problem, internal: tuple[str, ...] = ()) -> "SharedGroundedEngine":
+        return SharedGroundedEngine(self, problem)
+
+    def find(self, state: int, key: tuple) -> GroundAction | None:
+        entry = self._index.get(key)
+        if entry is None:
+            return None
+        by, loose = entry
+        x = state & self._pivot_mask[key]
+        while x:
+            low = x & -x
+            for ga in by.get(low, ()):
+                if state & ga.pos == ga.pos and not state & ga.neg:
+                    return ga
+            x ^= low
+        for ga in loose:
+            if state & ga.pos == ga.pos and not state & ga.neg:
+                return ga
+        return None
+
+
+class SharedGroundedEngine:
+    """One problem on a :class:`SharedGrounding`: the :class:`GroundedEngine` interface, no grounding of its own.
+
+    States are ints over the shared grounding's atoms; ``true_atoms``,
+    ``atom_strings``, ``is_goal`` and ``step`` give what a per-problem
+    :class:`GroundedEngine` gives for the same problem.
+    """
+
+    def __init__(self, shared: SharedGrounding, problem: Problem):
+        self.shared = shared
+        self.domain = shared.domain
+        self.problem = problem
+        self.task = shared.task
+        self.internal_keys = shared.internal_keys
+        bit = shared.task.bit
+        fold = shared.fold
+        static = shared.shared_static
+        init = 0
+        n_folded = 0
+        ok = problem.domain == shared.domain.name and frozenset(problem.objects) == shared.object_set
+        for a in problem.init if ok else ():
+            if a[0] in fold:
+                n_folded += 1
+            else:
+                b = bit.get(a)
+                if b is None:
+                    ok = False
+                    break
+                init |= b
+        if not ok or n_folded != len(static) or not static <= problem.init:
+            raise ProblemError(
+                f"problem {problem.name!r} does not share this grounding's objects and "
+                f"{'/'.join(sorted(fold))} atoms"
+            )
+        self.init = init
+        self.goal_reachable_statically = all(a in static for a in problem.goal if a[0] in fold) and not any(
+            a in static for a in problem.negative_goal if a[0] in fold
+        )
+        self.goal_pos = 0
+        for a in problem.goal:
+            if a[0] not in fold:
+                self.goal_pos |= bit[a]
+        self.goal_neg = 0
+        for a in problem.negative_goal:
+            if a[0] not in fold and a in bit:
+                self.goal_neg |= bit[a]
+
+    def initial(self) -> int:
+        return self.init
+
+    def step(self, state: int, action: tuple) -> tuple[int, bool]:
+        ga = self.shared.find(state, action)
+        if ga is None:
+            return state, False
+        state = (state & ~ga.delete) | ga.add
+        if self.internal_keys:
+            state = self.settle(state)
+        return state, True
+
+    def trace(self, state: int, action: tuple) -> tuple[int, list[GroundAction]]:
+        ga = self.shared.find(state, action)
+        if ga is None:
+            return state, []
+        applied = [ga]
+        state = ga.apply(state)
+        for _ in range(self.shared._limit):
+            for key in self.internal_keys:
+                nxt = self.shared.find(state, key)
+                if nxt is not None:
+                    applied.append(nxt)
+                    state = nxt.apply(state)
+                    break
+            else:
+                return state, applied
+        raise ProblemError(f"internal actions of {self.domain.name!r} did not settle: the domain loops")
+
+    def settle(self, state: int) -> int:
+        find = self.shared.find
+        for _ in range(self.shared._limit):
+            for key in self.internal_keys:
+                ga = find(state, key)
+                if ga is not None:
+                    state = (state & ~ga.delete) | ga.add
+                    break
+            else:
+                return state
+        raise ProblemError(f"internal actions of {self.domain.name!r} did not settle: the domain loops")
+
+    def true_atoms(self, state: int) -> frozenset[Atom]:
+        fl = self.task.fluents
+        return self.shared.shared_static.union([fl[i] for i in set_bits(state)])
+
+    def atom_strings(self, state: int) -> list[str]:
+        fs = self.shared._fluent_str
+        return sorted(self.shared._static_str + [fs[i] for i in set_bits(state)])
+
+    def is_goal(self, state: int) -> bool:
+        return self.goal_reachable_statically and state & self.goal_pos == self.goal_pos and not state & self.goal_neg
+
+
+_SHARED: dict = {}
+
+
+def shared_grounding(domain: Domain, objects, shared_static, internal: tuple[str, ...] = ()) -> SharedGrounding:
+    """The process's :class:`SharedGrounding` for these arguments (cached)."""
+    key = (domain, tuple(objects), frozenset(tuple(a) for a in shared_static), tuple(internal))
+    g = _SHARED.get(key)
+    if g is None:
+        g = _SHARED[key] = SharedGrounding(domain, objects, shared_static, internal)
+    return g

@@ -8,6 +8,7 @@ engine built from the domain's PDDL file, and draws problems from
 
 from __future__ import annotations
 
+import marshal
 import os
 from pathlib import Path
 from typing import Any, ClassVar
@@ -69,6 +70,7 @@ class SVoTEnv(gym.Env):
         self.action_space = spaces.Discrete(self.dspec.n_actions(self.size))
         self.observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), np.uint8)
         self._keys = [self.dspec.action_key(a, self.size) for a in range(self.action_space.n)]
+        self._n_actions = int(self.action_space.n)
         self._kind_bit = {k: np.uint8(1 << i) for i, k in enumerate(self.dspec.kinds)}
         self.engine = None
         self.problem: Problem | None = None
@@ -101,14 +103,15 @@ class SVoTEnv(gym.Env):
 
             gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True)
             self.problem, self.plan = gen.problem, list(gen.plan)
-        self.engine = make_engine(self.engine_kind, self.pddl_domain, self.problem, self.dspec.internal)
+        self.engine = self._make_engine(self.problem)
         self._cache = {}
         self._state = self.engine.initial()
         self._view = self._read(self._state)
         return self._view["obs"].copy(), self._info(applicable=True)
 
     def step(self, action):
-        a = self.dspec.check_action(action, self.size)
+        # fast path for plain ints (what check_action would accept unchanged); anything else is checked
+        a = action if type(action) is int and 0 <= action < self._n_actions else self.dspec.check_action(action, self.size)
         if self.engine is None:
             raise gym.error.ResetNeeded("call reset() before step()")
         self._state, applied = self.engine.step(self._state, self._keys[a])
@@ -116,6 +119,29 @@ class SVoTEnv(gym.Env):
         terminated = self._view["goal"] or self._view["failed"]
         reward = 1.0 if self._view["goal"] else 0.0
         return self._view["obs"].copy(), reward, terminated, False, self._info(applicable=applied)
+
+    def _make_engine(self, problem: Problem):
+        """The engine for ``problem``: for ``"grounded"``, a binding to the grounding this (domain, size)
+        shares (:class:`~svot.engine.grounded.SharedGrounding`: no per-problem grounding, same
+        transitions, atoms and goal test as :class:`~svot.engine.GroundedEngine`); problems with
+        other objects or grid atoms, and ``"pddlgym"``, go through :func:`~svot.engine.make_engine`."""
+        if self.engine_kind == "grounded":
+            from svot.engine.grounded import SharedGroundedEngine, shared_grounding
+
+            shared = self.__dict__.get("_shared_grounding")
+            if shared is None:
+                dom = self.pddl_domain
+                shared = self._shared_grounding = shared_grounding(
+                    dom,
+                    self.dspec.base_objects(self.size),
+                    [a for a in self.dspec.base_atoms(self.size) if a[0] in dom.static_predicates],
+                    self.dspec.internal,
+                )
+            try:
+                return SharedGroundedEngine(shared, problem)
+            except ProblemError:
+                pass
+        return make_engine(self.engine_kind, self.pddl_domain, problem, self.dspec.internal)
 
     def _load_problem(self, problem: Any) -> Problem:
         if isinstance(problem, Problem):
@@ -152,15 +178,24 @@ class SVoTEnv(gym.Env):
         atoms = self.engine.true_atoms(state)
         sd = self.dspec.state_dict(atoms, self.size)
         obs = np.zeros((self.size, self.size), np.uint8)
+        kind_bit = self._kind_bit
         for cell, kinds in self.dspec.cell_kinds(sd).items():
+            bits = 0
             for k in kinds:
-                obs[cell] |= self._kind_bit[k]
+                bits |= kind_bit[k]
+            obs[cell] |= bits  # one numpy write per cell
         view = {"state": sd, "obs": obs, "goal": self.engine.is_goal(state), "failed": self.dspec.is_failure(sd)}
+        if self.info_level != "minimal":
+            try:  # info["state"] is a fresh deep copy per step: marshal.loads makes one fastest
+                view["state_blob"] = marshal.dumps(sd)
+            except ValueError:  # a value marshal cannot write: _info copies the dict instead
+                pass
         if self.info_level == "full":
             from svot.render.text import describe
 
             view["state_text"] = describe(self.dspec, sd)
-            view["atoms"] = sorted("(" + " ".join(a) + ")" for a in atoms)
+            strings = getattr(self.engine, "atom_strings", None)  # the same sorted strings, faster
+            view["atoms"] = strings(state) if strings is not None else sorted("(" + " ".join(a) + ")" for a in atoms)
         if len(self._cache) < _CACHE_LIMIT:
             self._cache[state] = view
         return view
@@ -170,7 +205,8 @@ class SVoTEnv(gym.Env):
         if self.info_level == "minimal":
             return info
         v = self._view
-        info["state"] = _copy_state(v["state"])
+        blob = v.get("state_blob")
+        info["state"] = marshal.loads(blob) if blob is not None else _copy_state(v["state"])
         if self.info_level == "full":
             info["state_text"] = v["state_text"]
             info["atoms"] = list(v["atoms"])

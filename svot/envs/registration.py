@@ -15,6 +15,16 @@ ENV_CLASSES = {
 }
 
 
+# natively batched versions (gymnasium.make_vec's default for these ids)
+VECTOR_CLASSES = {
+    "maze": "svot.envs.vector:MazeVectorEnv",
+    "frozenlake": "svot.envs.vector:FrozenLakeVectorEnv",
+    "sokoban": "svot.envs.vector:SokobanVectorEnv",
+    "pacman": "svot.envs.vector:PacmanVectorEnv",
+    "gather": "svot.envs.vector:GatherVectorEnv",
+}
+
+
 def env_id(domain: str, size: int, split: str = "id") -> str:
     title = SPECS[domain].title
     suffix = "-OOD" if split == "ood" else ""
@@ -39,6 +49,20 @@ def register_all() -> None:
                 gym.register(
                     id=eid,
                     entry_point=entry,
+                    vector_entry_point=VECTOR_CLASSES.get(domain),
                     max_episode_steps=max_episode_steps(size),
                     kwargs={"size": size, "split": split},
                 )
+    register_rulemaze()
+
+
+# RuleMaze (svot.rulemaze.env.RuleMazeEnv): string entry points, so `import svot` stays light.
+RULEMAZE_SCENARIOS = ("RegularMaze", "QuestMaze")
+
+
+def register_rulemaze() -> None:
+    for scenario in RULEMAZE_SCENARIOS:
+        eid = f"RuleMaze/{scenario}-3x3-v0"
+        if eid not in gym.registry:
+            gym.register(id=eid, entry_point="svot.rulemaze.env:RuleMazeEnv", max_episode_steps=max_episode_steps(3),
+                         kwargs={"scenario": scenario, "size": 3})
