@@ -1,0 +1,252 @@
+"""The ``svot`` command line: a thin layer over the packages.
+
+Each subcommand is two functions, one that adds its arguments to a parser and
+one that runs it (returning the exit code), registered with :func:`command`::
+
+    @command("gallery", "render sample images of every domain")
+    def _gallery_args(p): p.add_argument("--out", required=True)
+
+    @_gallery_args.runner
+    def _gallery(args): ...; return 0
+
+Errors the packages raise on bad input (:class:`svot.errors.SvotError`) and
+argument errors print one line, ``svot <command>: error: <message>``, and exit
+with status 2; ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+EXIT_USAGE = 2
+EXIT_INTERNAL = 1
+EXIT_INTERRUPTED = 130
+
+
+class CLIError(Exception):
+    """An argument problem found after parsing; printed as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but an error is one line (no usage dump) and exits with status 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse's hook
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+@dataclass
+class Command:
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int] | None = None
+
+    def runner(self, fn: Callable[[argparse.Namespace], int]) -> Callable:
+        self.run = fn
+        return fn
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, help: str) -> Callable[[Callable], Command]:
+    """Register a subcommand: decorate its argument function, then its runner with ``.runner``."""
+
+    def deco(add_arguments: Callable) -> Command:
+        cmd = Command(name, help, add_arguments)
+        COMMANDS[name] = cmd
+        return cmd
+
+    return deco
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (it is off anyway when stderr is not a terminal)")
+
+
+def _csv(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _int_list(text: str, what: str) -> list[int]:
+    out = []
+    for x in _csv(text):
+        try:
+            out.append(int(x))
+        except ValueError:
+            raise CLIError(f"{what}: {x!r} is not an integer") from None
+    return out
+
+
+def _maps_per_split(text: str | None):
+    if text is None:
+        return None
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    out = {}
+    for item in _csv(text):
+        split, sep, n = item.partition("=")
+        if not sep or not n.strip().isdigit():
+            raise CLIError(f"--maps-per-split: expected N or split=N,... (e.g. train=10,val=2), got {item!r}")
+        out[split.strip()] = int(n)
+    return out
+
+
+# --------------------------------------------------------------------------- export
+
+
+@command("export", "export SVoT datasets (Parquet or ImageFolder JSONL) with a manifest")
+def _export_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--domains", help="comma-separated domains, or 'all' (maze, frozenlake, sokoban, pacman, gather)")
+    p.add_argument("--sizes", help="comma-separated grid sizes (default: each domain's Table 5 sizes)")
+    p.add_argument("--splits", help="comma-separated splits from train,val,test_id,test_ood (default: all)")
+    p.add_argument("--paper", action="store_true", help="every domain x Table 5 size x split")
+    p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (output is the same for any number)")
+    p.add_argument("--format", default="parquet", help="parquet (default) or jsonl (ImageFolder: metadata.jsonl + PNG files)")
+    p.add_argument("--view", default="instances", help="instances (default: one row per instance) or predictions (one row per prediction)")
+    p.add_argument("--image-size", type=int, default=256, help="image side in pixels (default 256)")
+    p.add_argument("--maps-per-split", help="override the paper's map counts: N, or split=N,... (quick runs, tests)")
+    p.add_argument("--chunk-maps", type=int, default=10, help="maps per work unit (default 10)")
+    p.add_argument("--allow-any-size", action="store_true", help="allow sizes outside Table 5")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--resume", action="store_true", help="continue an interrupted export in --out")
+    g.add_argument("--overwrite", action="store_true", help="replace an existing export in --out")
+
+
+@_export_args.runner
+def _export(args: argparse.Namespace) -> int:
+    from svot.dataset import export, make_config
+    from svot.dataset.spec import TABLE5_SIZES
+
+    domains = None
+    if args.domains:
+        domains = list(TABLE5_SIZES) if args.domains.strip().lower() == "all" else _csv(args.domains)
+    cfg = make_config(
+        args.out,
+        domains=domains,
+        sizes=_int_list(args.sizes, "--sizes") if args.sizes else None,
+        splits=_csv(args.splits) if args.splits else None,
+        paper=args.paper,
+        seed=args.seed,
+        format=args.format,
+        view=args.view,
+        image_size=args.image_size,
+        maps_per_split=_maps_per_split(args.maps_per_split),
+        allow_any_size=args.allow_any_size,
+        chunk_maps=args.chunk_maps,
+    )
+    result = export(
+        cfg,
+        workers=args.workers,
+        resume=args.resume,
+        overwrite=args.overwrite,
+        quiet=args.quiet,
+        command=["svot", *args._argv],
+    )
+    print(result.summary())
+    print(f"wrote {len(result.manifest['files'])} files and {result.out / 'manifest.json'}")
+    return 0
+
+
+# --------------------------------------------------------------------------- evaluate
+
+
+@command("evaluate", "score model predictions against exported data (the paper's Tables 1, 2, 3 and 7)")
+def _evaluate_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", required=True, help="an export directory (svot export --out), a split .parquet or a metadata.jsonl")
+    p.add_argument("--predictions", required=True, help="JSON Lines, one object per instance (see svot.metrics.evaluation)")
+    p.add_argument("--json", metavar="OUT", help="also write every number and every issue to this JSON file")
+    p.add_argument("--max-issues", type=int, default=20, help="issues listed in the printed report (default 20; all go to --json)")
+
+
+@_evaluate_args.runner
+def _evaluate(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from svot.metrics import evaluate
+
+    report = evaluate(args.data, args.predictions)
+    print(report.tables(max_issues=args.max_issues))
+    if args.json:
+        out = Path(args.json)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(json.dumps(report.to_dict(), indent=2) + "\n")
+        tmp.replace(out)
+        print(f"wrote {out}")
+    return 0
+
+
+# --------------------------------------------------------------------------- rulemaze
+
+
+@command("rulemaze", "RuleMaze: maze pools, datasets (Parquet, ShareGPT) and EM/PR evaluation")
+def _rulemaze_args(p: argparse.ArgumentParser) -> None:
+    from svot.rulemaze.cli import add_arguments
+
+    add_arguments(p)
+
+
+@_rulemaze_args.runner
+def _rulemaze(args: argparse.Namespace) -> int:
+    from svot.rulemaze.cli import run
+
+    return run(args)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="svot", description="SVoT grid domains: datasets and tools")
+    sub = parser.add_subparsers(dest="command", metavar="<command>", parser_class=_Parser)
+    for cmd in COMMANDS.values():
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        cmd.add_arguments(p)
+        _common(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        sys.stderr.write(f"svot: error: choose a command: {', '.join(COMMANDS)} (svot -h for help)\n")
+        return EXIT_USAGE
+    args._argv = argv
+    prog = f"svot {args.command}"
+    from svot.errors import SvotError
+
+    try:
+        return int(COMMANDS[args.command].run(args) or 0)
+    except (SvotError, CLIError) as exc:
+        if args.debug:
+            raise
+        sys.stderr.write(f"{prog}: error: {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        sys.stderr.write(f"{prog}: interrupted (finished work is kept; rerun with --resume to continue)\n")
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 - one line unless --debug
+        if args.debug:
+            raise
+        sys.stderr.write(f"{prog}: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)\n")
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+
+__all__ = ["COMMANDS", "CLIError", "Command", "build_parser", "command", "main"]

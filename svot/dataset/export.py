@@ -1,0 +1,581 @@
+"""Exporting splits to disk: workers, shards, resume, manifest, summary.
+
+Layout under ``out/``::
+
+    <domain>-<N>x<N>/<split>.parquet               --format parquet (default)
+    <domain>-<N>x<N>/<split>/metadata.jsonl         --format jsonl (ImageFolder)
+    <domain>-<N>x<N>/<split>/images/<sha256>.png
+    manifest.json                                   version, command, seeds, parameters, counts, sha256 of every file
+    .parts/                                         work in progress (removed when the export completes)
+
+**Work units.** A split's maps are cut into chunks of ``chunk_maps`` maps; a
+chunk is built by one worker process into ``.parts/<dataset>/<split>/chunk-<k>.arrow``
+(written to a ``.tmp`` name, then renamed). When every chunk of a split is
+there, the main process concatenates them in order into the split's final
+file (again via a ``.tmp`` name) and deletes them. Chunks are pure functions
+of (arguments, chunk index): the bytes of every final file are the same for
+any number of workers, and an export interrupted at any point and rerun with
+``resume=True`` reuses the finished chunks and splits and ends with the same
+bytes as an uninterrupted run.
+
+**Seeds.** Each (seed, domain, size, split) gets 128 bits of entropy from
+sha256 (:func:`svot.dataset.spec.split_entropy`); maps, sequences and choice
+letters draw from ``numpy.random.SeedSequence`` children of it (see
+:mod:`svot.dataset.instance`).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import shutil
+import sys
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+
+from svot.dataset.instance import MapPlan, map_instances, plan_maps, split_letters
+from svot.dataset.records import PngCache, records_for, schema_for
+from svot.dataset.spec import (
+    P_APPLICABLE,
+    SPLIT_NAMES,
+    SPLITS,
+    TABLE5_PREDICTIONS,
+    TABLE5_SIZES,
+    lengths_for,
+    maps_for,
+    predictions,
+    split_entropy,
+)
+from svot.dataset.writers import (
+    TMP_SUFFIX,
+    atomic_write_json,
+    read_arrow,
+    sha256_file,
+    write_arrow,
+    write_imagefolder,
+    write_parquet,
+)
+from svot.domains import get_spec
+from svot.errors import ConfigError, DatasetError
+
+FORMATS = ("parquet", "jsonl")
+VIEWS = ("instances", "predictions")
+PARTS = ".parts"
+MANIFEST = "manifest.json"
+DEFAULT_CHUNK_MAPS = 10
+STATS_KEYS = ("maps", "instances", "steps", "records", "inapplicable_steps", "plan_sequences", "ended_early", "images_encoded")
+
+
+def dataset_name(domain: str, size: int) -> str:
+    return f"{domain}-{size}x{size}"
+
+
+@dataclass(frozen=True)
+class ExportConfig:
+    """What to export. Everything here (but nothing else) determines the bytes written."""
+
+    out: str
+    targets: tuple  # ((domain, size), ...)
+    splits: tuple = SPLIT_NAMES
+    seed: int = 0
+    format: str = "parquet"
+    view: str = "instances"
+    image_size: int = 256
+    maps_per_split: tuple = ()  # ((split, maps), ...): override A.6's map counts (tests, quick runs)
+    allow_any_size: bool = False
+    chunk_maps: int = DEFAULT_CHUNK_MAPS
+
+    @property
+    def maps_override(self) -> dict[str, int]:
+        return dict(self.maps_per_split)
+
+    def fingerprint(self) -> dict:
+        from svot import __version__
+
+        return {
+            "version": __version__,
+            "targets": [[d, n] for d, n in self.targets],
+            "splits": list(self.splits),
+            "seed": self.seed,
+            "format": self.format,
+            "view": self.view,
+            "image_size": self.image_size,
+            "maps_per_split": {s: m for s, m in self.maps_per_split},
+            "allow_any_size": self.allow_any_size,
+            "chunk_maps": self.chunk_maps,
+        }
+
+
+def make_config(
+    out: str | os.PathLike,
+    domains=None,
+    sizes=None,
+    splits=None,
+    *,
+    paper: bool = False,
+    seed: int = 0,
+    format: str = "parquet",
+    view: str = "instances",
+    image_size: int = 256,
+    maps_per_split: dict[str, int] | int | None = None,
+    allow_any_size: bool = False,
+    chunk_maps: int = DEFAULT_CHUNK_MAPS,
+) -> ExportConfig:
+    """Check the arguments and resolve them into an :class:`ExportConfig`.
+
+    ``paper=True``: every domain × Table 5 size × split. Otherwise ``domains``
+    is required; ``sizes`` defaults to each domain's Table 5 sizes and must be
+    Table 5 sizes of every domain given unless ``allow_any_size``.
+    """
+    if paper:
+        if domains or sizes or splits:
+            raise ConfigError("--paper exports every domain, size and split of Table 5; do not combine it with --domains, --sizes or --splits")
+        domains = list(TABLE5_SIZES)
+        splits = list(SPLIT_NAMES)
+    if not domains:
+        raise ConfigError("no domains given: pass --domains (e.g. --domains sokoban) or --paper")
+    names = []
+    for d in domains:
+        name = get_spec(d).name
+        if name not in names:
+            names.append(name)
+    targets = []
+    for d in names:
+        spec = get_spec(d)
+        table = TABLE5_SIZES.get(d, spec.sizes)
+        for n in (table if not sizes else sizes):
+            if isinstance(n, bool) or not isinstance(n, int):
+                raise ConfigError(f"sizes must be integers, got {n!r}")
+            if n < 2 or (n not in table and not allow_any_size):
+                raise ConfigError(
+                    f"{d} has no size {n} in Table 5 (sizes: {', '.join(map(str, table))}); "
+                    "pass --allow-any-size to export it anyway"
+                )
+            if (d, n) not in targets:
+                targets.append((d, int(n)))
+    splits = list(splits or SPLIT_NAMES)
+    for s in splits:
+        if s not in SPLITS:
+            raise ConfigError(f"unknown split {s!r}; choose from {', '.join(SPLIT_NAMES)}")
+    splits = [s for s in SPLIT_NAMES if s in splits]
+    if format not in FORMATS:
+        raise ConfigError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
+    if view not in VIEWS:
+        raise ConfigError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
+    if not isinstance(image_size, int) or image_size < 16:
+        raise ConfigError(f"image size must be an integer of at least 16 pixels, got {image_size!r}")
+    if not isinstance(chunk_maps, int) or chunk_maps < 1:
+        raise ConfigError(f"chunk size must be a positive number of maps, got {chunk_maps!r}")
+    mps: dict[str, int] = {}
+    if isinstance(maps_per_split, int) and not isinstance(maps_per_split, bool):
+        mps = {s: maps_per_split for s in SPLIT_NAMES}
+    elif maps_per_split:
+        mps = dict(maps_per_split)
+    for s, m in mps.items():
+        if s not in SPLITS:
+            raise ConfigError(f"maps per split: unknown split {s!r}; choose from {', '.join(SPLIT_NAMES)}")
+        if isinstance(m, bool) or not isinstance(m, int) or m < 1:
+            raise ConfigError(f"maps per split: {s} needs a positive integer, got {m!r}")
+    return ExportConfig(
+        out=str(out),
+        targets=tuple(targets),
+        splits=tuple(splits),
+        seed=int(seed),
+        format=format,
+        view=view,
+        image_size=int(image_size),
+        maps_per_split=tuple(sorted(mps.items(), key=lambda kv: SPLIT_NAMES.index(kv[0]))),
+        allow_any_size=bool(allow_any_size),
+        chunk_maps=int(chunk_maps),
+    )
+
+
+# --------------------------------------------------------------------------- jobs
+
+
+@dataclass
+class SplitJob:
+    domain: str
+    size: int
+    split: str
+    maps: int
+    chunks: int
+    done: bool = False
+    remaining: set = field(default_factory=set)
+
+    @property
+    def name(self) -> str:
+        return dataset_name(self.domain, self.size)
+
+    @property
+    def instances(self) -> int:
+        return self.maps * SPLITS[self.split].sequences
+
+
+def final_path(out: Path, cfg: ExportConfig, job: SplitJob) -> Path:
+    base = out / job.name
+    return base / f"{job.split}.parquet" if cfg.format == "parquet" else base / job.split / "metadata.jsonl"
+
+
+def part_path(out: Path, job: SplitJob, k: int) -> Path:
+    return out / PARTS / job.name / job.split / f"chunk-{k:04d}.arrow"
+
+
+def stats_path(out: Path, job: SplitJob) -> Path:
+    return out / PARTS / "stats" / job.name / f"{job.split}.json"
+
+
+def _chunk_task(args: tuple) -> tuple:
+    """Build one chunk of a split and write it as an Arrow part; returns (job key, chunk index, stats)."""
+    key, k, plans, letters, seed, view, image_size, path = args
+    pngs = PngCache(image_size)
+    rows: list[dict] = []
+    stats: Counter = Counter()
+    plan: MapPlan
+    for plan, lt in zip(plans, letters):
+        stats["maps"] += 1
+        for inst in map_instances(plan, seed, lt):
+            recs = records_for(inst, pngs, view)
+            rows.extend(recs)
+            stats["instances"] += 1
+            stats["steps"] += inst.n_steps
+            stats["records"] += len(recs)
+            stats["inapplicable_steps"] += sum(1 for s in inst.steps if not s.applicable)
+            stats["plan_sequences"] += inst.sequence_kind == "plan"
+            stats["ended_early"] += inst.ended_early
+    stats["images_encoded"] = pngs.encoded
+    schema = schema_for(view)
+    table = pa.Table.from_pylist(rows, schema=schema)
+    meta = dict(schema.metadata)
+    meta[b"svot_stats"] = json.dumps({k2: int(stats[k2]) for k2 in STATS_KEYS}).encode()
+    write_arrow(table.replace_schema_metadata(meta), Path(path))
+    return key, k, {k2: int(stats[k2]) for k2 in STATS_KEYS}
+
+
+def _chunk_stats(path: Path) -> dict:
+    table = read_arrow(path)
+    return json.loads(table.schema.metadata[b"svot_stats"])
+
+
+# --------------------------------------------------------------------------- output directory
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    elif path.exists():
+        path.unlink()
+
+
+def _prepare(out: Path, cfg: ExportConfig, resume: bool, overwrite: bool) -> None:
+    if resume and overwrite:
+        raise ConfigError("--resume and --overwrite exclude each other")
+    if out.exists() and not out.is_dir():
+        raise DatasetError(f"output path {str(out)!r} exists and is not a directory")
+    fp = cfg.fingerprint()
+    parts_cfg = out / PARTS / "config.json"
+    manifest = out / MANIFEST
+    ds_dirs = [out / dataset_name(d, n) for d, n in cfg.targets]
+    existing = [p for p in [manifest, out / PARTS, *ds_dirs] if p.exists() and (p.is_file() or any(p.iterdir()))]
+    if existing and not (resume or overwrite):
+        raise DatasetError(
+            f"output directory {str(out)!r} already holds an export ({existing[0].name}); "
+            "pass --resume to continue it or --overwrite to replace it"
+        )
+    if overwrite:
+        if manifest.exists():
+            try:
+                old = json.loads(manifest.read_text())
+                for rel in old.get("files", {}):
+                    _remove(out / rel)
+            except (OSError, ValueError):
+                pass
+        for p in [manifest, out / PARTS, *ds_dirs]:
+            _remove(p)
+    elif resume and existing:
+        if parts_cfg.exists():
+            old = json.loads(parts_cfg.read_text())
+        elif manifest.exists():
+            old = json.loads(manifest.read_text()).get("arguments")
+        else:
+            raise DatasetError(
+                f"cannot resume in {str(out)!r}: it holds files but no export state ({PARTS}/config.json or "
+                f"{MANIFEST}); pass --overwrite to replace them"
+            )
+        if old != fp:
+            diff = sorted(k for k in set(old or {}) | set(fp) if (old or {}).get(k) != fp.get(k))
+            raise DatasetError(
+                f"cannot resume in {str(out)!r}: it was exported with different arguments ({', '.join(diff)}); "
+                "pass the same arguments, or --overwrite"
+            )
+        if not parts_cfg.exists():  # a finished export: its counts live in the manifest
+            done = json.loads(manifest.read_text())
+            for name, ds in done.get("datasets", {}).items():
+                for split, st in ds.get("splits", {}).items():
+                    atomic_write_json(out / PARTS / "stats" / name / f"{split}.json", {k: int(st[k]) for k in STATS_KEYS})
+    out.mkdir(parents=True, exist_ok=True)
+    for root, _dirs, files in os.walk(out):
+        for f in files:
+            if f.endswith(TMP_SUFFIX):
+                os.unlink(os.path.join(root, f))
+    atomic_write_json(parts_cfg, fp)
+
+
+# --------------------------------------------------------------------------- export
+
+
+@dataclass
+class SummaryRow:
+    dataset: str
+    split: str
+    stats: dict
+    table5: int | None
+
+    @property
+    def predictions(self) -> int:
+        return predictions(self.stats["instances"], self.stats["steps"])
+
+
+@dataclass
+class ExportResult:
+    out: Path
+    rows: list[SummaryRow]
+    manifest: dict
+
+    def summary(self) -> str:
+        return format_summary(self.rows)
+
+
+def _progress(total: int, initial: int, quiet: bool, desc: str = "instances", unit: str = "inst"):
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        initial=initial,
+        unit=unit,
+        desc=desc,
+        file=sys.stderr,
+        disable=quiet or not sys.stderr.isatty(),
+        dynamic_ncols=True,
+    )
+
+
+def export(
+    cfg: ExportConfig,
+    *,
+    workers: int = 1,
+    resume: bool = False,
+    overwrite: bool = False,
+    quiet: bool = False,
+    command: list[str] | None = None,
+) -> ExportResult:
+    """Run an export (see the module docstring). Returns the summary rows and the manifest."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"workers must be a positive integer, got {workers!r}")
+    out = Path(cfg.out)
+    _prepare(out, cfg, resume, overwrite)
+    mps = cfg.maps_override
+    jobs: list[SplitJob] = []
+    for d, n in cfg.targets:
+        for s in cfg.splits:
+            m = maps_for(s, mps)
+            job = SplitJob(d, n, s, m, -(-m // cfg.chunk_maps))
+            job.done = final_path(out, cfg, job).exists() and stats_path(out, job).exists()
+            job.remaining = {k for k in range(job.chunks) if not part_path(out, job, k).exists()}
+            jobs.append(job)
+    pending = [j for j in jobs if not j.done]
+    pool = None
+    if workers > 1 and pending:
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    by_key = {(j.domain, j.size, j.split): j for j in jobs}
+    # the last split whose maps each (domain, size) still needs (maps are drawn in split order)
+    need: dict[tuple, str] = {}
+    for j in pending:
+        if j.remaining:
+            key = (j.domain, j.size)
+            if key not in need or SPLIT_NAMES.index(j.split) > SPLIT_NAMES.index(need[key]):
+                need[key] = j.split
+    total = sum(j.instances for j in pending)
+    bar = _progress(total, _instances_built(pending, cfg), quiet)
+    futures: dict = {}
+
+    def finished(task: tuple, result: tuple) -> None:
+        key, k, _stats = result
+        bar.update(len(task[2]) * SPLITS[key[2]].sequences)
+        _chunk_done(out, cfg, by_key[key], k)
+
+    def harvest(block: bool) -> None:
+        while futures:
+            done, _ = wait(futures, timeout=None if block else 0, return_when=FIRST_COMPLETED)
+            if not done:
+                return
+            for fut in done:
+                finished(futures.pop(fut), fut.result())
+
+    try:
+        for j in pending:  # every part already there (an export killed while merging)
+            if not j.remaining:
+                _merge(out, cfg, j)
+        # Maps are drawn in this process, one (domain, size) at a time; its chunks go to the
+        # workers at once, so drawing the next maps overlaps with building these.
+        for (d, n), upto in need.items():
+            bar.set_postfix_str(f"drawing {dataset_name(d, n)} maps", refresh=False)
+            plans = plan_maps(d, n, cfg.seed, mps, upto=upto, allow_any_size=cfg.allow_any_size)
+            bar.set_postfix_str("", refresh=False)
+            for j in pending:
+                if (j.domain, j.size) != (d, n) or not j.remaining:
+                    continue
+                maps = plans[j.split]
+                letters = split_letters(cfg.seed, d, n, j.split, len(maps))
+                for k in sorted(j.remaining):
+                    lo, hi = k * cfg.chunk_maps, min(j.maps, (k + 1) * cfg.chunk_maps)
+                    task = ((d, n, j.split), k, maps[lo:hi], letters[lo:hi], cfg.seed, cfg.view, cfg.image_size,
+                            str(part_path(out, j, k)))
+                    if pool is None:
+                        finished(task, _chunk_task(task))
+                    else:
+                        futures[pool.submit(_chunk_task, task)] = task
+            harvest(block=False)
+        harvest(block=True)
+    finally:
+        bar.close()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    rows = [SummaryRow(j.name, j.split, json.loads(stats_path(out, j).read_text()), TABLE5_PREDICTIONS.get((j.domain, j.size), {}).get(j.split)) for j in jobs]
+    manifest = _manifest(out, cfg, jobs, rows, command)
+    atomic_write_json(out / MANIFEST, manifest)
+    _remove(out / PARTS)
+    return ExportResult(out, rows, manifest)
+
+
+def _instances_built(pending: list[SplitJob], cfg: ExportConfig) -> int:
+    """Instances already in parts on disk (a resumed export's progress bar starts there)."""
+    n = 0
+    for j in pending:
+        for k in range(j.chunks):
+            if k not in j.remaining:
+                n += (min(j.maps, (k + 1) * cfg.chunk_maps) - k * cfg.chunk_maps) * SPLITS[j.split].sequences
+    return n
+
+
+def _chunk_done(out: Path, cfg: ExportConfig, job: SplitJob, k: int) -> None:
+    job.remaining.discard(k)
+    if not job.remaining:
+        _merge(out, cfg, job)
+
+
+def _merge(out: Path, cfg: ExportConfig, job: SplitJob) -> None:
+    """Concatenate a split's parts, in order, into its final file; then drop the parts."""
+    paths = [part_path(out, job, k) for k in range(job.chunks)]
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise DatasetError(f"{job.name} {job.split}: part {missing[0].name} is missing")
+    schema = schema_for(cfg.view)
+    tables, stats = [], Counter()
+    for p in paths:
+        t = read_arrow(p)
+        stats.update(json.loads(t.schema.metadata[b"svot_stats"]))
+        tables.append(t.replace_schema_metadata(schema.metadata))
+    table = pa.concat_tables(tables).combine_chunks() if tables else schema.empty_table()
+    atomic_write_json(stats_path(out, job), {k: int(stats[k]) for k in STATS_KEYS})
+    if cfg.format == "parquet":
+        write_parquet(table, final_path(out, cfg, job))
+    else:
+        split_dir = out / job.name / job.split
+        write_imagefolder(table, split_dir, cfg.view)
+    for p in paths:
+        p.unlink()
+    job.done = True
+
+
+def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:
+    files = []
+    for j in jobs:
+        if cfg.format == "parquet":
+            files.append(final_path(out, cfg, j))
+        else:
+            split_dir = out / j.name / j.split
+            files.append(split_dir / "metadata.jsonl")
+            files.extend(sorted((split_dir / "images").iterdir()))
+    return files
+
+
+def _manifest(out: Path, cfg: ExportConfig, jobs: list[SplitJob], rows: list[SummaryRow], command) -> dict:
+    import numpy
+    import PIL
+    import pyarrow
+
+    from svot import __version__
+    from svot.problem_gen import sampling_params
+
+    datasets: dict = {}
+    for (d, n) in cfg.targets:
+        name = dataset_name(d, n)
+        gen = {dist: sampling_params(d, n, dist, allow_any_size=True) for dist in ("id", "ood")}
+        datasets[name] = {
+            "domain": d,
+            "size": n,
+            "generator": gen,
+            "sequence_lengths": {dist: list(lengths_for(n, dist)) for dist in ("id", "ood")},
+            "random_sequences": {"p_applicable": P_APPLICABLE},
+            "splits": {},
+        }
+    for j, r in zip(jobs, rows):
+        datasets[j.name]["splits"][j.split] = {
+            "distribution": SPLITS[j.split].distribution,
+            "sequences_per_map": SPLITS[j.split].sequences,
+            "entropy": hex(split_entropy(cfg.seed, j.domain, j.size, j.split)),
+            **r.stats,
+            "predictions": r.predictions,
+            "table5_predictions": r.table5,
+        }
+    files = {}
+    for p in _files(out, cfg, jobs):
+        files[p.relative_to(out).as_posix()] = {"sha256": sha256_file(p), "bytes": p.stat().st_size}
+    return {
+        "package": "svot",
+        "version": __version__,
+        "command": list(command) if command is not None else None,
+        "arguments": cfg.fingerprint(),
+        "seed": cfg.seed,
+        "format": cfg.format,
+        "view": cfg.view,
+        "libraries": {"pyarrow": pyarrow.__version__, "pillow": PIL.__version__, "numpy": numpy.__version__},
+        "datasets": datasets,
+        "files": files,
+    }
+
+
+def format_summary(rows: list[SummaryRow]) -> str:
+    """The end-of-export table: counts per dataset × split beside Table 5's prediction counts."""
+    head = ("dataset", "split", "maps", "instances", "steps", "predictions", "Table 5", "ratio", "inapplicable", "plans", "ended early")
+    lines = []
+    for r in rows:
+        s = r.stats
+        ratio = f"{r.predictions / r.table5:.3f}" if r.table5 else "-"
+        inap = f"{100 * s['inapplicable_steps'] / s['steps']:.1f}%" if s["steps"] else "-"
+        lines.append(
+            (r.dataset, r.split, str(s["maps"]), str(s["instances"]), str(s["steps"]), str(r.predictions),
+             str(r.table5) if r.table5 else "-", ratio, inap, str(s["plan_sequences"]), str(s["ended_early"]))
+        )
+    widths = [max(len(h), *(len(x[i]) for x in lines)) if lines else len(h) for i, h in enumerate(head)]
+
+    def fmt(cols):
+        return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cols, widths)))
+
+    out = [fmt(head), fmt(["-" * w for w in widths])]
+    out += [fmt(x) for x in lines]
+    if rows:
+        tot_p = sum(r.predictions for r in rows)
+        tot_t = sum(r.table5 for r in rows if r.table5)
+        out.append(f"total: {sum(r.stats['instances'] for r in rows)} instances, {tot_p} predictions"
+                   + (f" (Table 5: {tot_t} for the rows it lists)" if tot_t else ""))
+    return "\n".join(out)

@@ -1,0 +1,542 @@
+"""Maps, action sequences and instances.
+
+**Maps.** :func:`plan_maps` draws the maps of every split of one (domain,
+size) in the fixed order train, val, test_id, test_ood: map ``m`` of a split,
+attempt ``a``, comes from ``generate(domain, size, distribution, rng)`` with
+``rng`` seeded by ``SeedSequence(entropy(seed, domain, size, split),
+spawn_key=(0, m, a))``. A map whose initial state equals one drawn before (in
+an earlier split or at a lower index) is rejected and the next attempt drawn,
+so no map is in two splits, and a split's maps never depend on which other
+splits an export asks for or on the number of workers.
+
+**Sequences** (per map, rng ``spawn_key=(1, m)``): lengths are drawn uniformly
+from Table 5's range for the size and distribution. In train, the map's
+goal-reaching plan (BFS, or greedy for Pacman/Gather) is the first sequence
+when its length lies in the ID range; every other sequence is random: at each
+step, with probability :data:`~svot.dataset.spec.P_APPLICABLE` an action drawn
+uniformly from those applicable in the current state, otherwise one drawn
+uniformly from all actions (so some are inapplicable: walls, edges, blocked
+pushes, moves off the grid). "Applicable" here also excludes moves into a
+failure state, so the random walker steps into a FrozenLake hole only through
+the uniform draw. A sequence stops early when it enters a terminal state from
+which no action applies (FrozenLake's holes and goal): its remaining actions
+are dropped. A sequence that stops before the range's minimum length is
+redrawn, so every sequence length lies in Table 5's range. Sequences of a map
+are distinct; a sequence whose four-choice set cannot satisfy A.7 is redrawn.
+
+**Instances** hold the problem, every state dict, text and label grid, the
+reasoning chains, the goal, and the choice set; images are rendered on demand
+(:meth:`Instance.image`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import numpy as np
+
+from svot.dataset import prompts
+from svot.dataset.choices import build_choices
+from svot.dataset.spec import (
+    KEY_MAP,
+    KEY_SEQ,
+    P_APPLICABLE,
+    SPLIT_NAMES,
+    SPLITS,
+    check_split,
+    correct_letters,
+    lengths_for,
+    maps_for,
+    rng_for,
+)
+from svot.dataset.transitions import build_chain
+from svot.dataset.wording import answer_text, goal_of
+from svot.domains import get_spec
+from svot.errors import ConfigError, DatasetError
+from svot.pddl import Problem, load_domain
+
+MAX_MAP_ATTEMPTS = 20_000
+MAX_SEQUENCE_ATTEMPTS = 2_000
+
+
+@dataclass(frozen=True)
+class MapPlan:
+    """One map of a split: which draw it came from and what was drawn."""
+
+    domain: str
+    size: int
+    split: str
+    index: int
+    attempt: int
+    generated: object  # svot.problem_gen.Generated
+
+    @property
+    def problem(self) -> Problem:
+        return self.generated.problem
+
+
+def layout_key(state: dict) -> str:
+    return json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+
+def _check_domain_size(domain: str, size: int, allow_any_size: bool) -> tuple[str, int]:
+    spec = get_spec(domain)
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+        raise ConfigError(f"size must be an int, got {size!r}")
+    spec.check_size(int(size), allow_any=allow_any_size)
+    return spec.name, int(size)
+
+
+def _draw_map(args: tuple):
+    """Map ``m`` of a split, attempt ``a`` (a pure function of its arguments; runs in workers)."""
+    from svot.problem_gen import generate
+
+    domain, size, split, m, attempt, seed = args
+    rng = rng_for(seed, domain, size, split, KEY_MAP, m, attempt)
+    return generate(domain, size, SPLITS[split].distribution, rng, allow_any_size=True)
+
+
+def plan_maps(
+    domain: str,
+    size: int,
+    seed: int = 0,
+    maps_per_split: dict[str, int] | None = None,
+    *,
+    upto: str = SPLIT_NAMES[-1],
+    allow_any_size: bool = False,
+    map_fn=map,
+) -> dict[str, list[MapPlan]]:
+    """The deduplicated maps of every split up to ``upto`` (in train, val, test_id, test_ood order).
+
+    ``map_fn`` (e.g. an executor's ``map``) draws the first attempt of every map
+    in parallel; deduplication then runs in order, drawing later attempts for
+    the (few) repeated layouts. The result does not depend on ``map_fn``.
+    """
+    domain, size = _check_domain_size(domain, size, allow_any_size)
+    check_split(upto)
+    splits = SPLIT_NAMES[: SPLIT_NAMES.index(upto) + 1]
+    first_args = [(domain, size, sp, m, 0, seed) for sp in splits for m in range(maps_for(sp, maps_per_split))]
+    first = dict(zip([(a[2], a[3]) for a in first_args], map_fn(_draw_map, first_args)))
+    seen: set[str] = set()
+    out: dict[str, list[MapPlan]] = {}
+    for split in splits:
+        maps = []
+        for m in range(maps_for(split, maps_per_split)):
+            for attempt in range(MAX_MAP_ATTEMPTS):
+                g = first[(split, m)] if attempt == 0 else _draw_map((domain, size, split, m, attempt, seed))
+                key = layout_key(g.state)
+                if key not in seen:
+                    seen.add(key)
+                    maps.append(MapPlan(domain, size, split, m, attempt, g))
+                    break
+            else:
+                raise DatasetError(
+                    f"{domain} {size}x{size} {split}: no new map after {MAX_MAP_ATTEMPTS} draws for map {m}; "
+                    "the generator has too few distinct layouts for this many maps"
+                )
+        out[split] = maps
+    return out
+
+
+# --------------------------------------------------------------------------- instances
+
+
+@dataclass
+class Step:
+    index: int  # 1-based
+    action: int
+    action_text: str
+    applicable: bool
+    state: dict
+    state_text: str
+    z_text: str
+    reasoning: str  # c_i^z
+    reasoning_visual: str  # c_i^v
+    keywords: list[dict]
+    labels: list[list[str]]
+
+
+@dataclass
+class Instance:
+    id: str
+    domain: str
+    size: int
+    split: str
+    distribution: str
+    map_index: int
+    seq_index: int
+    sequence_kind: str  # "plan" or "random"
+    problem: Problem
+    initial_state: dict
+    initial_text: str
+    initial_labels: list[list[str]]
+    actions: list[int]  # as applied (a FrozenLake sequence stops at its terminal step)
+    action_texts: list[str]
+    drawn_length: int  # length drawn before any early stop
+    ended_early: bool
+    steps: list[Step]
+    goal: dict
+    answer: str
+    choices: list[dict]
+    correct: int  # index into choices (0..3 = A..D)
+    task: str  # X = ⟨d, s0, v0, A⟩ with one <image> placeholder
+    generator_params: dict = field(default_factory=dict)
+
+    @property
+    def states(self) -> list[dict]:
+        return [self.initial_state] + [s.state for s in self.steps]
+
+    @property
+    def final_state(self) -> dict:
+        return self.states[-1]
+
+    @property
+    def correct_letter(self) -> str:
+        return "ABCD"[self.correct]
+
+    @property
+    def n_steps(self) -> int:
+        return len(self.steps)
+
+    def image(self, i: int, image_size: int = 256) -> np.ndarray:
+        """The image v_i (i = 0: the initial state)."""
+        from svot.render.image import render_state
+
+        return render_state(get_spec(self.domain), self.states[i], image_size)
+
+
+class _TaskEngine:
+    """Steps a problem on a :class:`~svot.engine.GroundTask`: ``step``/``trace`` as
+    :class:`~svot.engine.GroundedEngine` does, from any initial bitset.
+
+    With the per-(domain, size) shared grounding of :mod:`svot.problem_gen`
+    (walls, holes... kept as fluent bits no action changes) a map needs no
+    grounding of its own; any other problem falls back to a per-problem
+    :class:`~svot.engine.GroundTask`.
+    """
+
+    def __init__(self, task, init: int, goal_pos: int, goal_neg: int, internal: tuple[str, ...]):
+        self.task = task
+        self.init = init
+        self.goal_pos, self.goal_neg = goal_pos, goal_neg
+        self.internal_keys = tuple(k for k in task.keys() if k[0] in internal)
+        self._limit = len(task.actions) + 1
+
+    @classmethod
+    def for_problem(cls, spec, size: int, problem: Problem, pddl) -> "_TaskEngine":
+        from svot.errors import ProblemError
+
+        try:
+            from svot.problem_gen.common import shared_grounding
+
+            bound = shared_grounding(spec.name, size).bind(problem)
+            return cls(bound.grounding.task, bound.init, bound.goal_pos, bound.goal_neg, spec.internal)
+        except (ProblemError, ImportError, KeyError):
+            from svot.engine import GroundTask
+
+            task = GroundTask(pddl, problem)
+            if not task.goal_reachable_statically:
+                return cls(task, task.init, -1, 0, spec.internal)
+            return cls(task, task.init, task.goal_pos, task.goal_neg, spec.internal)
+
+    def initial(self) -> int:
+        return self.init
+
+    def trace(self, state: int, key: tuple) -> tuple[int, list]:
+        ga = self.task.find(state, key)
+        if ga is None:
+            return state, []
+        applied = [ga]
+        state = ga.apply(state)
+        for _ in range(self._limit):
+            for k in self.internal_keys:
+                nxt = self.task.find(state, k)
+                if nxt is not None:
+                    applied.append(nxt)
+                    state = nxt.apply(state)
+                    break
+            else:
+                return state, applied
+        raise DatasetError(f"internal actions of {self.task.domain.name!r} did not settle")
+
+    def step(self, state: int, key: tuple) -> tuple[int, bool]:
+        nxt, applied = self.trace(state, key)
+        return nxt, bool(applied)
+
+    def true_atoms(self, state: int) -> frozenset:
+        return self.task.true_atoms(state)
+
+    def is_goal(self, state: int) -> bool:
+        return state & self.goal_pos == self.goal_pos and not state & self.goal_neg
+
+
+class MapContext:
+    """A map's engine and how its states read, shared by all its sequences."""
+
+    def __init__(self, domain: str, size: int, problem: Problem):
+        self.spec = get_spec(domain)
+        self.domain = self.spec.name
+        self.size = size
+        self.problem = problem
+        self.pddl = load_domain(self.spec.pddl)
+        self.engine = _TaskEngine.for_problem(self.spec, size, problem, self.pddl)
+        self.n_actions = self.spec.n_actions(size)
+        self.keys = [self.spec.action_key(a, size) for a in range(self.n_actions)]
+        self.texts = [self.spec.action_text(a, size) for a in range(self.n_actions)]
+        self._dicts: dict = {}
+        self._steps: dict = {}
+
+    def state_dict(self, s) -> dict:
+        d = self._dicts.get(s)
+        if d is None:
+            d = self.spec.state_dict(self.engine.true_atoms(s), self.size)
+            self._dicts[s] = d
+        return d
+
+    def step(self, s, a: int) -> tuple[int, bool]:
+        r = self._steps.get((s, a))
+        if r is None:
+            r = self._steps[(s, a)] = self.engine.step(s, self.keys[a])
+        return r
+
+    def applicable(self, s) -> list[int]:
+        return [a for a in range(self.n_actions) if self.step(s, a)[1]]
+
+    def safe(self, s) -> list[int]:
+        """Applicable actions that do not lead into a failure state (a FrozenLake hole)."""
+        out = []
+        for a in range(self.n_actions):
+            t, ok = self.step(s, a)
+            if ok and not self.spec.is_failure(self.state_dict(t)):
+                out.append(a)
+        return out
+
+    def absorbing_terminal(self, s) -> bool:
+        """Terminal (goal or failure) and no action applies: the sequence must stop here."""
+        terminal = self.engine.is_goal(s) or self.spec.is_failure(self.state_dict(s))
+        return terminal and not self.applicable(s)
+
+    def run(self, actions: list[int]) -> tuple[list[int], list]:
+        """Replay ``actions``, stopping after an absorbing terminal state: (actions kept, engine states)."""
+        s = self.engine.initial()
+        states = [s]
+        kept = []
+        if self.absorbing_terminal(s):
+            return kept, states
+        for a in actions:
+            s, _ = self.step(s, a)
+            kept.append(a)
+            states.append(s)
+            if self.absorbing_terminal(s):
+                break
+        return kept, states
+
+
+def random_sequence(ctx: MapContext, length: int, rng: np.random.Generator) -> list[int]:
+    """Up to ``length`` random actions (see the module docstring); stops at an absorbing terminal state."""
+    s = ctx.engine.initial()
+    out = []
+    for _ in range(length):
+        safe = ctx.safe(s)
+        if safe and rng.random() < P_APPLICABLE:
+            a = safe[int(rng.integers(len(safe)))]
+        else:
+            a = int(rng.integers(ctx.n_actions))
+        out.append(a)
+        s, _ = ctx.step(s, a)
+        if ctx.absorbing_terminal(s):
+            break
+    return out
+
+
+def instance_id(domain: str, size: int, split: str, map_index: int, seq_index: int) -> str:
+    return f"{domain}-{size}x{size}-{split}-{map_index:03d}-{seq_index}"
+
+
+def build_instance(
+    domain: str,
+    problem: Problem,
+    actions: list[int],
+    *,
+    split: str = "custom",
+    distribution: str = "id",
+    map_index: int = 0,
+    seq_index: int = 0,
+    sequence_kind: str = "given",
+    drawn_length: int | None = None,
+    correct: int = 0,
+    rng: np.random.Generator | None = None,
+    ctx: MapContext | None = None,
+    generator_params: dict | None = None,
+) -> Instance | None:
+    """One instance from a problem and an action sequence (stopped early at an absorbing terminal state).
+
+    ``correct`` is where the truth goes among the four choices, ``rng`` draws
+    the distractors (default: ``default_rng(0)``). Returns None when no
+    choice set satisfying A.7 exists for this sequence's final state.
+    """
+    spec = get_spec(domain)
+    size = spec.size_of(problem)
+    if isinstance(correct, bool) or not isinstance(correct, (int, np.integer)) or not 0 <= int(correct) < 4:
+        raise ConfigError(f"correct must be the index of a choice, 0..3 (A..D), got {correct!r}")
+    ctx = ctx or MapContext(spec.name, size, problem)
+    rng = rng if rng is not None else np.random.default_rng(0)
+    from svot.render.labels import label_grid
+    from svot.render.text import describe
+
+    drawn = [int(a) for a in actions]
+    for a in drawn:
+        spec.check_action(a, size)
+    kept, engine_states = ctx.run(drawn)
+    s0 = ctx.state_dict(engine_states[0])
+    initial = _copy(s0)
+    final = ctx.state_dict(engine_states[-1])
+    goal = goal_of(spec.name, final)
+    choices = build_choices(spec.name, goal, initial, int(correct), rng)
+    if choices is None:
+        return None
+    steps = []
+    for i, a in enumerate(kept, 1):
+        s_prev, s_next = engine_states[i - 1], engine_states[i]
+        key = ctx.keys[a]
+        s_after, applied = ctx.engine.trace(s_prev, key)
+        if s_after != s_next:
+            raise DatasetError(f"{problem.name}: step {i} traced to a different state than it stepped to")
+        before, after = ctx.state_dict(s_prev), ctx.state_dict(s_next)
+        chain = build_chain(
+            spec.name,
+            ctx.pddl,
+            ctx.texts[a],
+            before,
+            after,
+            applied,
+            ctx.engine.true_atoms(s_prev),
+            key,
+            spec.cell_kinds(before),
+            spec.cell_kinds(after),
+            i,
+        )
+        state_text = describe(spec, after)
+        steps.append(
+            Step(
+                index=i,
+                action=a,
+                action_text=ctx.texts[a],
+                applicable=bool(applied),
+                state=_copy(after),
+                state_text=state_text,
+                z_text=prompts.z_text(i, ctx.texts[a], state_text),
+                reasoning=chain.text,
+                reasoning_visual=chain.visual,
+                keywords=chain.keywords,
+                labels=label_grid(spec, after),
+            )
+        )
+    initial_text = describe(spec, initial)
+    colours = tuple(initial["balls"]) if spec.name == "gather" else ()
+    task = prompts.task_text(spec.name, size, initial_text, [ctx.texts[a] for a in kept], colours)
+    return Instance(
+        id=instance_id(spec.name, size, split, map_index, seq_index),
+        domain=spec.name,
+        size=size,
+        split=split,
+        distribution=distribution,
+        map_index=map_index,
+        seq_index=seq_index,
+        sequence_kind=sequence_kind,
+        problem=problem,
+        initial_state=initial,
+        initial_text=initial_text,
+        initial_labels=label_grid(spec, initial),
+        actions=kept,
+        action_texts=[ctx.texts[a] for a in kept],
+        drawn_length=len(drawn) if drawn_length is None else int(drawn_length),
+        ended_early=len(kept) < (len(drawn) if drawn_length is None else int(drawn_length)),
+        steps=steps,
+        goal=goal,
+        answer=answer_text(spec.name, goal),
+        choices=choices,
+        correct=int(correct),
+        task=task,
+        generator_params=dict(generator_params or {}),
+    )
+
+
+def _copy(state: dict) -> dict:
+    return json.loads(json.dumps(state))
+
+
+def map_instances(plan: MapPlan, seed: int, letters: list[int]) -> list[Instance]:
+    """The instances of one map: ``SPLITS[split].sequences`` sequences, ``letters[j]`` the correct choice of the j-th."""
+    split = SPLITS[plan.split]
+    dist = split.distribution
+    lo, hi = lengths_for(plan.size, dist)
+    rng = rng_for(seed, plan.domain, plan.size, plan.split, KEY_SEQ, plan.index)
+    ctx = MapContext(plan.domain, plan.size, plan.problem)
+    g = plan.generated
+    params = {**g.params, "plan_length": len(g.plan), "map_attempt": plan.attempt}
+    out: list[Instance] = []
+    seen: set[tuple] = set()
+    use_plan = plan.split == "train" and lo <= len(g.plan) <= hi
+    for j, correct in enumerate(letters):
+        for attempt in range(MAX_SEQUENCE_ATTEMPTS):
+            if j == 0 and use_plan and attempt == 0:
+                kind, actions = "plan", list(g.plan)
+                drawn = len(actions)
+            else:
+                drawn = int(rng.integers(lo, hi + 1))
+                kind, actions = "random", random_sequence(ctx, drawn, rng)
+            kept, _ = ctx.run(actions)
+            if tuple(kept) in seen or len(kept) < lo:
+                continue
+            inst = build_instance(
+                plan.domain,
+                plan.problem,
+                actions,
+                split=plan.split,
+                distribution=dist,
+                map_index=plan.index,
+                seq_index=j,
+                sequence_kind=kind,
+                drawn_length=drawn,
+                correct=correct,
+                rng=rng,
+                ctx=ctx,
+                generator_params={**params, "sequence_attempts": attempt + 1},
+            )
+            if inst is None:
+                continue
+            seen.add(tuple(kept))
+            out.append(inst)
+            break
+        else:
+            raise DatasetError(
+                f"{plan.problem.name}: no new valid action sequence after {MAX_SEQUENCE_ATTEMPTS} draws"
+            )
+    return out
+
+
+def split_letters(seed: int, domain: str, size: int, split: str, maps: int) -> list[list[int]]:
+    """Per map, the correct-choice indices of its sequences (balanced over the whole split)."""
+    n_seq = SPLITS[split].sequences
+    flat = correct_letters(seed, domain, size, split, maps * n_seq)
+    return [flat[m * n_seq : (m + 1) * n_seq] for m in range(maps)]
+
+
+def iter_split(
+    domain: str,
+    size: int,
+    split: str,
+    seed: int = 0,
+    maps_per_split: dict[str, int] | None = None,
+    *,
+    allow_any_size: bool = False,
+) -> Iterator[Instance]:
+    """The instances of one split, built lazily map by map (the maps are drawn first)."""
+    check_split(split)
+    plans = plan_maps(domain, size, seed, maps_per_split, upto=split, allow_any_size=allow_any_size)[split]
+    letters = split_letters(seed, plans[0].domain if plans else domain, size, split, len(plans))
+    for plan, lt in zip(plans, letters):
+        yield from map_instances(plan, seed, lt)

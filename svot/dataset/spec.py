@@ -1,0 +1,129 @@
+"""What the SVoT datasets are made of, as data: splits, sequence lengths, Table 5, seeds.
+
+Everything here is a constant of the paper (SVoT, §4, A.5–A.6, Table 5) or a
+pure function of the export's arguments, so the rest of :mod:`svot.dataset`
+never hard-codes a number.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from svot.errors import ConfigError
+
+SPLIT_NAMES = ("train", "val", "test_id", "test_ood")
+
+
+@dataclass(frozen=True)
+class SplitDef:
+    """One split: ``maps`` maps × ``sequences`` action sequences, from the ID or OOD generator."""
+
+    name: str
+    maps: int
+    sequences: int
+    distribution: str  # "id" or "ood": generator parameters and sequence lengths
+
+    @property
+    def instances(self) -> int:
+        return self.maps * self.sequences
+
+
+# A.6: train 100 maps × 5 sequences; val 30 × 2; ID and OOD tests 60 × 2 each.
+SPLITS: dict[str, SplitDef] = {
+    "train": SplitDef("train", 100, 5, "id"),
+    "val": SplitDef("val", 30, 2, "id"),
+    "test_id": SplitDef("test_id", 60, 2, "id"),
+    "test_ood": SplitDef("test_ood", 60, 2, "ood"),
+}
+
+# Table 5, "Action" rows: sequence length ranges (inclusive), ID → OOD, per grid size.
+LENGTHS: dict[int, dict[str, tuple[int, int]]] = {
+    4: {"id": (3, 7), "ood": (8, 10)},
+    5: {"id": (4, 8), "ood": (9, 11)},
+    6: {"id": (5, 10), "ood": (11, 13)},
+    7: {"id": (6, 11), "ood": (12, 14)},
+}
+
+# Table 5: training / validation / ID test / OOD test sizes, counted as predictions
+# (one state and one visualization prediction per action step, one goal
+# prediction per instance) from 500 / 60 / 120 / 120 instances.
+TABLE5_PREDICTIONS: dict[tuple[str, int], dict[str, int]] = {
+    ("maze", 5): {"train": 6342, "val": 832, "test_id": 1658, "test_ood": 2682},
+    ("maze", 6): {"train": 8164, "val": 982, "test_id": 1956, "test_ood": 3164},
+    ("maze", 7): {"train": 8544, "val": 1166, "test_id": 2326, "test_ood": 3372},
+    ("frozenlake", 4): {"train": 5120, "val": 736, "test_id": 1494, "test_ood": 2362},
+    ("frozenlake", 5): {"train": 7346, "val": 882, "test_id": 1758, "test_ood": 2588},
+    ("frozenlake", 6): {"train": 7754, "val": 1042, "test_id": 2028, "test_ood": 3018},
+    ("sokoban", 4): {"train": 5326, "val": 762, "test_id": 1534, "test_ood": 2430},
+    ("sokoban", 5): {"train": 7146, "val": 936, "test_id": 1864, "test_ood": 2704},
+    ("sokoban", 6): {"train": 8362, "val": 1112, "test_id": 2216, "test_ood": 3136},
+    ("pacman", 4): {"train": 5342, "val": 652, "test_id": 1308, "test_ood": 2396},
+    ("pacman", 5): {"train": 7426, "val": 846, "test_id": 1698, "test_ood": 2642},
+    ("pacman", 6): {"train": 7728, "val": 934, "test_id": 1910, "test_ood": 2974},
+    ("gather", 4): {"train": 5424, "val": 696, "test_id": 1412, "test_ood": 2512},
+    ("gather", 5): {"train": 7330, "val": 802, "test_id": 1606, "test_ood": 2670},
+    ("gather", 6): {"train": 8182, "val": 1026, "test_id": 2022, "test_ood": 2956},
+}
+
+TABLE5_SIZES: dict[str, tuple[int, ...]] = {}
+for _domain, _size in TABLE5_PREDICTIONS:
+    TABLE5_SIZES.setdefault(_domain, ())
+    TABLE5_SIZES[_domain] += (_size,)
+TABLE5_DOMAINS = tuple(TABLE5_SIZES)
+
+# How random sequences are drawn (see svot.dataset.instance.random_sequence).
+P_APPLICABLE = 0.75  # per step: an applicable action with this probability, else any action
+
+
+def check_split(name: str) -> str:
+    if name not in SPLITS:
+        raise ConfigError(f"unknown split {name!r}; choose from {', '.join(SPLIT_NAMES)}")
+    return name
+
+
+def lengths_for(size: int, distribution: str) -> tuple[int, int]:
+    """Table 5's action-sequence length range; sizes outside Table 5 borrow the nearest row."""
+    if distribution not in ("id", "ood"):
+        raise ConfigError(f"unknown distribution {distribution!r}; choose 'id' or 'ood'")
+    nearest = min(LENGTHS, key=lambda s: (abs(s - size), -s))
+    return LENGTHS[nearest][distribution]
+
+
+def maps_for(split: str, maps_per_split: dict[str, int] | None = None) -> int:
+    if maps_per_split and split in maps_per_split:
+        return int(maps_per_split[split])
+    return SPLITS[split].maps
+
+
+def split_entropy(seed: int, domain: str, size: int, split: str) -> int:
+    """128 bits of entropy for one (seed, domain, size, split), from sha256 (never ``hash()``)."""
+    text = f"svot.dataset/v1/{int(seed)}/{domain}/{int(size)}/{split}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:16], "big")
+
+
+# spawn-key namespaces under a split's SeedSequence
+KEY_MAP = 0  # (KEY_MAP, map_index, attempt): the map generator
+KEY_SEQ = 1  # (KEY_SEQ, map_index): action sequences and choice sets of that map
+KEY_LETTERS = 2  # (KEY_LETTERS,): the balanced correct-letter permutation of the split
+
+
+def rng_for(seed: int, domain: str, size: int, split: str, *key: int) -> np.random.Generator:
+    """A Generator for one purpose in one split: ``SeedSequence(entropy, spawn_key=key)``."""
+    ss = np.random.SeedSequence(split_entropy(seed, domain, size, split), spawn_key=tuple(int(k) for k in key))
+    return np.random.default_rng(ss)
+
+
+def correct_letters(seed: int, domain: str, size: int, split: str, n: int) -> list[int]:
+    """Correct-choice indices 0..3 for the split's ``n`` instances: each letter ⌊n/4⌋ or ⌈n/4⌉ times,
+    in an order shuffled by the split's seed (instance ``i`` gets entry ``i``)."""
+    letters = np.array([i % 4 for i in range(n)], dtype=np.int64)
+    rng_for(seed, domain, size, split, KEY_LETTERS).shuffle(letters)
+    return [int(x) for x in letters]
+
+
+def predictions(instances: int, steps: int) -> int:
+    """Table 5's unit: one state and one visualization prediction per step, one goal prediction per instance."""
+    return instances + 2 * steps

@@ -1,0 +1,404 @@
+"""Transition reasoning chains c_i, derived from what the engine did.
+
+For one step the engine's :meth:`~svot.engine.GroundedEngine.trace` says which
+ground actions applied (none when the move is inapplicable). From that:
+
+* **applicable**: the chosen operator's preconditions, instantiated with its
+  binding, are listed in words (grouped by cell), followed by its effect and the
+  state changes read off the state dicts before and after;
+* **inapplicable**: :func:`diagnose` joins every operator whose action literal
+  matches against the true atoms (static ones included), precondition by
+  precondition, and reports the candidate that got furthest and the
+  precondition it failed on (e.g. Sokoban's ``push`` failing ``(not (wall
+  ?beyond))``). That failure names the reason (``blocked_by``: edge, wall,
+  block, hole, goal) through the phrase table of :mod:`svot.dataset.wording`.
+
+Every chain comes with its keyword fields, a list of ``{"field", "value"}``
+dicts; each value occurs verbatim in the chain text. Templates (stable, so a
+scorer can also parse predictions by field):
+
+* ``The player is at {player_before} and the action is {action}.``
+* ``{checks}, so the action applies: {conclusion}.`` or
+  ``{checks}, but {failure}, so the action is not applicable and nothing changes.``
+* ``Player position changes to {player_after}`` / ``Player position remains {player_after}``
+* Sokoban: ``block positions change: {block_pushed_from} → {block_pushed_to}`` /
+  ``block positions remain the same``
+* FrozenLake: ``tile: {tile_after}; status: {status_after}``
+* Pacman: ``the coin at {coin_eaten_at} is eaten`` / ``no coin is eaten``, ``collected coins: {collected_after} of N``
+* Gather: ``collected by this move: {balls_collected_<colour>}, ...`` and
+  ``collected so far: {collected_<colour>}, ...`` with values such as ``red 1``.
+
+Fields: ``action``, ``player_before``, ``applicable`` (``applies`` / ``not
+applicable``), ``blocked_by`` and ``blocked_cell`` (inapplicable only),
+``player_after``, then the domain's effect fields above.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from svot.dataset.wording import (
+    CONCLUSIONS,
+    PHRASES,
+    SILENT,
+    cells_word,
+    Phrase,
+    fmt_arg,
+    fmt_cell,
+    kind_word,
+)
+from svot.pddl.domain import Domain, Operator
+
+
+@dataclass(frozen=True)
+class Check:
+    """One precondition as evaluated: ground arguments (None where unbound), polarity, outcome."""
+
+    pred: str
+    args: tuple
+    positive: bool
+    holds: bool
+
+
+@dataclass
+class Diagnosis:
+    """The operator that explains a step and its preconditions, in the order checked.
+
+    For an applicable step every check holds; otherwise the last one fails.
+    """
+
+    op: str
+    binding: dict
+    checks: list[Check]
+    applicable: bool
+
+    @property
+    def failure(self) -> Check | None:
+        return None if self.applicable or not self.checks else self.checks[-1]
+
+
+# --------------------------------------------------------------------------- diagnosis
+
+
+def _index(atoms) -> dict[str, list[tuple]]:
+    by: dict[str, list[tuple]] = {}
+    for a in atoms:
+        by.setdefault(a[0], []).append(tuple(a[1:]))
+    for v in by.values():
+        v.sort()
+    return by
+
+
+def _ground(args: tuple, binding: dict) -> tuple:
+    return tuple(binding.get(v) if v.startswith("?") else v for v in args)
+
+
+def _bind_literal(op: Operator, key: tuple) -> dict | None:
+    pred, args = op.action
+    if pred != key[0] or len(args) != len(key) - 1:
+        return None
+    binding: dict = {}
+    for var, val in zip(args, key[1:]):
+        if var.startswith("?"):
+            if binding.setdefault(var, val) != val:
+                return None
+        elif var != val:
+            return None
+    return binding
+
+
+def explain_applied(domain: Domain, op_name: str, args: tuple) -> Diagnosis:
+    """The (all holding) preconditions of an applied ground action."""
+    op = next(o for o in domain.operators if o.name == op_name)
+    binding = {var: val for (var, _t), val in zip(op.params, args)}
+    checks = [Check(p, _ground(a, binding), True, True) for p, a in op.pre_pos]
+    checks += [Check(p, _ground(a, binding), False, True) for p, a in op.pre_neg]
+    return Diagnosis(op.name, binding, checks, True)
+
+
+def diagnose(domain: Domain, atoms, key: tuple) -> Diagnosis | None:
+    """Why no operator applies to action literal ``key`` in the state ``atoms``.
+
+    Each operator whose action literal matches is joined against ``atoms``,
+    positive preconditions first, then negative ones in PDDL order. The join
+    grows from the player outwards: the next positive precondition is one that
+    shares a variable bound by an earlier precondition (not by the action
+    literal) if any does, preferring one with a matching atom, then the fewest
+    matches, then PDDL order; with none anchored, the one with the fewest
+    matching atoms (at least one preferred). So preconditions are checked in
+    the order a person would: where the player is, the cell it moves to, what
+    is in it, the cell beyond.
+
+    Of all branches, the one ranked highest by (positive *fluent*
+    preconditions satisfied, failed on a negative precondition, checks passed)
+    explains the failure: the operator whose situation matched best (a block in
+    front makes ``push`` the relevant one) and the obstacle that stopped it (a
+    wall beyond). Returns None if some branch applies.
+    """
+    by = _index(atoms)
+    fact_sets = {p: set(v) for p, v in by.items()}
+    static = domain.static_predicates
+    best: tuple | None = None
+    best_diag: Diagnosis | None = None
+    for op in domain.operators:
+        literal = _bind_literal(op, key)
+        if literal is None:
+            continue
+        results: list = []
+
+        def matches(pred: str, args: tuple, binding: dict) -> list[dict]:
+            out = []
+            for fact in by.get(pred, ()):
+                new = dict(binding)
+                for var, obj in zip(args, fact):
+                    if var.startswith("?"):
+                        if new.setdefault(var, obj) != obj:
+                            break
+                    elif var != obj:
+                        break
+                else:
+                    out.append(new)
+            return out
+
+        def rec(binding: dict, anchored: set, todo: list, checks: list, nfluent: int) -> None:
+            if todo:
+                options = []
+                for i, (pred, args) in enumerate(todo):
+                    m = matches(pred, args, binding)
+                    linked = any(v in anchored for v in args)
+                    options.append((0 if linked else 1, 0 if m else 1, len(m), i, m))
+                if any(o[0] == 0 for o in options):
+                    options = [o for o in options if o[0] == 0]
+                _l, _z, _n, i, found = min(options, key=lambda o: o[:4])
+                pred, args = todo[i]
+                rest = todo[:i] + todo[i + 1 :]
+                gain = 0 if pred in static else 1
+                if not found:
+                    fail = Check(pred, _ground(args, binding), True, False)
+                    results.append(((nfluent, 0, len(checks)), Diagnosis(op.name, binding, checks + [fail], False)))
+                    return
+                now_anchored = anchored | {v for v in args if v.startswith("?")}
+                for new in found:
+                    ok = Check(pred, _ground(args, new), True, True)
+                    rec(new, now_anchored, rest, checks + [ok], nfluent + gain)
+                return
+            done = list(checks)
+            for pred, args in op.pre_neg:
+                g = _ground(args, binding)
+                if g in fact_sets.get(pred, ()):
+                    done.append(Check(pred, g, False, False))
+                    results.append(((nfluent, 1, len(done) - 1), Diagnosis(op.name, binding, done, False)))
+                    return
+                done.append(Check(pred, g, False, True))
+            results.append(((nfluent, 2, len(done)), Diagnosis(op.name, binding, done, True)))
+
+        rec(literal, set(), list(op.pre_pos), [], 0)
+        for score, diag in results:
+            if diag.applicable:
+                return None
+            if best is None or score > best:
+                best, best_diag = score, diag
+    return best_diag
+
+
+# --------------------------------------------------------------------------- narration
+
+
+@dataclass
+class Chain:
+    """A reasoning chain: text plus the keyword fields it was built from."""
+
+    text: str
+    keywords: list[dict] = field(default_factory=list)
+    visual: str = ""  # c^v: what changes in the image
+
+
+def _fmt_args(args: tuple) -> list:
+    return [fmt_arg(a) for a in args]
+
+
+def _check_words(domain: str, check: Check) -> tuple[str | None, str] | None:
+    """(subject, predicate words) for a holding check, or None if it is not narrated."""
+    if check.pred in SILENT:
+        return None
+    ph: Phrase | None = PHRASES.get(domain, {}).get(check.pred)
+    args = _fmt_args(check.args)
+    if ph is None:
+        words = ("" if check.positive else "not ") + check.pred
+        return (args[0] if args else None, words)
+    words = ph.pos if check.positive else ph.neg
+    if not words:
+        return None
+    return (args[ph.subject] if ph.subject < len(args) else None, words.format(*args))
+
+
+def _failure_words(domain: str, check: Check) -> tuple[str, str, str | None]:
+    """(clause, reason keyword, blocked cell) for a failed check."""
+    ph: Phrase | None = PHRASES.get(domain, {}).get(check.pred)
+    args = _fmt_args(check.args)
+    if ph is None:
+        clause = f"{check.pred} {'does not hold' if check.positive else 'holds'} for {', '.join(a or '?' for a in args)}"
+        return clause, check.pred, next((a for a in args if a and a.startswith("(")), None)
+    tmpl = ph.pos_fail if check.positive else ph.neg_fail
+    clause = tmpl(args) if callable(tmpl) else tmpl.format(*args)
+    subject = args[ph.subject] if ph.subject < len(args) else None
+    if subject is None:  # e.g. the edge: the cell the move would leave the grid from
+        subject = args[0]
+    return clause, ph.reason or check.pred, subject
+
+
+def _join(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _grouped(domain: str, checks: list[Check], first: str | None = None) -> str:
+    """Holding checks as words, grouped by the cell they are about (``first``, the player's cell, leads)."""
+    groups: dict = {}
+    order: list = []
+    for c in checks:
+        w = _check_words(domain, c)
+        if w is None:
+            continue
+        subject, words = w
+        if subject not in groups:
+            groups[subject] = []
+            order.append(subject)
+        if words not in groups[subject]:
+            groups[subject].append(words)
+    if first in groups:
+        order.remove(first)
+        order.insert(0, first)
+    clauses = []
+    for s in order:
+        clauses.append(f"{s} {_join(groups[s])}" if s is not None else _join(groups[s]))
+    return "; ".join(clauses)
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:] if s else s
+
+
+def build_chain(
+    domain_name: str,
+    pddl: Domain,
+    action_text: str,
+    before: dict,
+    after: dict,
+    applied: list,
+    atoms_before,
+    key: tuple,
+    kinds_before: dict,
+    kinds_after: dict,
+    step: int,
+) -> Chain:
+    """The chain c_i^z (text + keywords) and c_i^v for one step.
+
+    ``applied``: the ground actions the engine applied (``GroundAction`` values,
+    the agent's first, internal ones after); empty when inapplicable.
+    """
+    kw: list[dict] = []
+
+    def add(fieldname: str, value) -> str:
+        kw.append({"field": fieldname, "value": str(value)})
+        return str(value)
+
+    p0 = fmt_cell(before["player"])
+    sentences = [f"The player is at {add('player_before', p0)} and the action is {add('action', action_text)}."]
+    if applied:
+        first = applied[0]
+        diag = explain_applied(pddl, first.name, first.args)
+        pre = _grouped(domain_name, diag.checks, p0)
+        binding = {k.lstrip("?"): fmt_arg(v) for k, v in diag.binding.items()}
+        if "k" in binding:
+            binding["k_cells"] = cells_word(binding["k"])
+        concl = CONCLUSIONS.get(domain_name, {}).get(first.name, f"{first.name} applies").format(**binding)
+        ok = add("applicable", "applies")
+        sentences.append(f"{_cap(pre)}, so the action {ok}: {concl}." if pre else f"The action {ok}: {concl}.")
+    else:
+        diag = diagnose(pddl, atoms_before, key)
+        if diag is None or diag.failure is None:  # no operator at all for this literal
+            clause, reason, cell = f"no operator of {domain_name} takes {action_text}", "unknown", None
+            pre = ""
+        else:
+            clause, reason, cell = _failure_words(domain_name, diag.failure)
+            pre = _grouped(domain_name, diag.checks[:-1], p0)
+        add("blocked_by", reason)
+        if cell is not None:
+            add("blocked_cell", cell)
+        na = add("applicable", "not applicable")
+        body = f"{_cap(pre)}, but {clause}" if pre else _cap(clause)
+        sentences.append(f"{body}, so the action is {na} and nothing changes.")
+
+    p1 = fmt_cell(after["player"])
+    if after["player"] != before["player"]:
+        effects = [f"Player position changes to {add('player_after', p1)}"]
+    else:
+        effects = [f"Player position remains {add('player_after', p1)}"]
+    effects += _domain_effects(domain_name, before, after, applied, add)
+    sentences.append("; ".join(effects) + ".")
+    text = " ".join(sentences)
+    visual = _visual_chain(domain_name, step, action_text, kinds_before, kinds_after)
+    return Chain(text=text, keywords=kw, visual=visual)
+
+
+def _domain_effects(domain: str, before: dict, after: dict, applied: list, add) -> list[str]:
+    out: list[str] = []
+    if domain == "sokoban":
+        gone = [b for b in before["blocks"] if b not in after["blocks"]]
+        new = [b for b in after["blocks"] if b not in before["blocks"]]
+        if gone or new:
+            pairs = ", ".join(
+                f"{add('block_pushed_from', fmt_cell(a))} → {add('block_pushed_to', fmt_cell(b))}" for a, b in zip(gone, new)
+            )
+            out.append(f"block positions change: {pairs}")
+        else:
+            out.append(f"block positions {add('blocks', 'remain the same')}")
+    elif domain == "frozenlake":
+        out.append(f"tile: {add('tile_after', after['tile'])}")
+        status = after["status"]
+        tail = {"fell": " (the player fell into a hole; the episode ends)", "reached": " (the player reached the goal; the episode ends)"}.get(status, "")
+        out.append(f"status: {add('status_after', status)}{tail}")
+    elif domain == "pacman":
+        eaten = [c for c in before["coins"] if c not in after["coins"]]
+        if eaten:
+            out.append(f"the coin at {add('coin_eaten_at', fmt_cell(eaten[0]))} is eaten")
+        else:
+            out.append(f"{add('coin_eaten', 'no coin')} is eaten")
+        out.append(f"collected coins: {add('collected_after', after['collected'])} of {after['total']}")
+    elif domain == "gather":
+        path = []
+        for ga in applied[1:]:
+            if ga.name in ("collect", "pass"):
+                cell = fmt_arg(ga.args[1])
+                if ga.name == "collect":
+                    path.append(f"{cell} holds a {ga.args[3]} ball, which is collected")
+                else:
+                    path.append(f"{cell} is empty")
+        if path:
+            out.append("on the way, " + "; ".join(path))
+        moved = []
+        for colour, n in after["collected"].items():
+            d = n - before["collected"].get(colour, 0)
+            moved.append(add(f"balls_collected_{colour}", f"{colour} {d}"))
+        total = [add(f"collected_{colour}", f"{colour} {n}") for colour, n in after["collected"].items()]
+        out.append("collected by this move: " + ", ".join(moved))
+        out.append("collected so far: " + ", ".join(total))
+    return out
+
+
+def _visual_chain(domain: str, step: int, action_text: str, kb: dict, ka: dict) -> str:
+    """c^v: which cells of the image change, from the per-cell kinds before and after."""
+    changes = []
+    for cell in sorted(set(kb) | set(ka)):
+        a, b = kb.get(cell, set()), ka.get(cell, set())
+        if a == b:
+            continue
+        parts = [f"{kind_word(domain, k)} leaves" for k in sorted(a - b)]
+        parts += [f"{kind_word(domain, k)} arrives" for k in sorted(b - a)]
+        changes.append(f"{fmt_cell(cell)}: " + ", ".join(parts))
+    head = f"Drawing the image after action {step} ({action_text}): "
+    if not changes:
+        return head + "no cell changes, so the image is the same as the previous one."
+    return head + "; ".join(changes) + ". Every other cell stays as it was."

@@ -1,0 +1,119 @@
+"""Files on disk: atomic writes, deterministic Parquet, the ImageFolder (JSONL + PNG) layout, sha256.
+
+Every file is written to ``<name>.tmp`` and ``os.replace``d into place, so an
+interrupted export never leaves a half-written file under its final name.
+Parquet files are written by pyarrow with a fixed row-group size, compression
+and format version; nothing time- or host-dependent goes into them (pyarrow's
+``created_by`` string names its version only), so the same rows give the same
+bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+ROW_GROUP_SIZE = 64
+PARQUET_OPTIONS = dict(
+    row_group_size=ROW_GROUP_SIZE,
+    compression="zstd",
+    compression_level=3,
+    version="2.6",
+    data_page_version="1.0",
+    use_dictionary=True,
+    write_statistics=True,
+)
+TMP_SUFFIX = ".tmp"
+
+
+def tmp_path(path: Path) -> Path:
+    return path.with_name(path.name + TMP_SUFFIX)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = tmp_path(path)
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def atomic_write_json(path: Path, obj) -> None:
+    atomic_write_bytes(path, (json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode())
+
+
+def write_parquet(table: pa.Table, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = tmp_path(path)
+    pq.write_table(table, tmp, **PARQUET_OPTIONS)
+    os.replace(tmp, path)
+
+
+def write_arrow(table: pa.Table, path: Path) -> None:
+    """An uncompressed Arrow IPC file (the export's intermediate parts)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = tmp_path(path)
+    with pa.OSFile(str(tmp), "wb") as sink:
+        with pa.ipc.new_file(sink, table.schema) as writer:
+            writer.write_table(table)
+    os.replace(tmp, path)
+
+
+def read_arrow(path: Path) -> pa.Table:
+    with pa.memory_map(str(path), "r") as source:
+        return pa.ipc.open_file(source).read_all()
+
+
+def _image_file(images_dir: Path, value: dict | None, rel: str) -> str | None:
+    if value is None:
+        return None
+    from svot.dataset.records import png_name
+
+    name = png_name(value["bytes"])
+    path = images_dir / name
+    if not path.exists():
+        atomic_write_bytes(path, value["bytes"])
+    return f"{rel}/{name}"
+
+
+def write_imagefolder(table: pa.Table, split_dir: Path, view: str) -> list[Path]:
+    """``<split_dir>/metadata.jsonl`` plus ``<split_dir>/images/<sha256>.png``; returns the files written.
+
+    Image columns become ImageFolder file-name columns, which ``datasets``
+    loads back as image columns of the same names as in Parquet: instances
+    have ``file_name`` (→ ``image``, v0) and ``step_images_file_names`` (→
+    ``step_images``, v1..vn; the per-step structs keep everything else);
+    predictions have ``file_names`` (→ ``images``, the prompt's images in
+    placeholder order) and ``target_image_file_name`` (→ ``target_image``, or
+    null). Images are content-addressed, so equal images are one file.
+    """
+    images_dir = split_dir / "images"
+    images_dir.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for row in table.to_pylist():
+        if view == "instances":
+            row["file_name"] = _image_file(images_dir, row.pop("image"), "images")
+            names = []
+            for s in row["steps"]:
+                names.append(_image_file(images_dir, s.pop("image"), "images"))
+            row["step_images_file_names"] = names
+        else:
+            row["file_names"] = [_image_file(images_dir, v, "images") for v in row.pop("images")]
+            row["target_image_file_name"] = _image_file(images_dir, row.pop("target_image"), "images")
+        lines.append(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
+    meta = split_dir / "metadata.jsonl"
+    atomic_write_bytes(meta, ("\n".join(lines) + "\n").encode())
+    return [meta] + sorted(images_dir.iterdir())
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
