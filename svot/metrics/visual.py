@@ -55,6 +55,8 @@ from typing import Optional, Sequence, Union
 import numpy as np
 from PIL import Image
 
+from svot.metrics.errors import MetricError
+
 __all__ = [
     "LUMA_BT601",
     "VisualScore",
@@ -97,14 +99,14 @@ def _as_rgb(img: object, name: str) -> np.ndarray:
     """
     if isinstance(img, Image.Image):
         if img.mode not in _PIL_MODES:
-            raise ValueError(
+            raise MetricError(
                 f"{name}: unsupported PIL image mode {img.mode!r}; expected an 8-bit mode such as RGB, RGBA or L"
             )
         arr = np.asarray(img.convert("RGB"))
     elif isinstance(img, np.ndarray):
         arr = img
         if arr.dtype != np.uint8:
-            raise ValueError(f"{name}: expected dtype uint8, got {arr.dtype}")
+            raise MetricError(f"{name}: expected dtype uint8, got {arr.dtype}")
         if arr.ndim == 2:
             arr = np.repeat(arr[:, :, None], 3, axis=2)
         elif arr.ndim == 3 and arr.shape[2] == 1:
@@ -112,26 +114,26 @@ def _as_rgb(img: object, name: str) -> np.ndarray:
         elif arr.ndim == 3 and arr.shape[2] == 4:
             arr = arr[:, :, :3]
         elif not (arr.ndim == 3 and arr.shape[2] == 3):
-            raise ValueError(
+            raise MetricError(
                 f"{name}: expected shape (H, W), (H, W, 1), (H, W, 3) or (H, W, 4), got {arr.shape}"
             )
     else:
-        raise ValueError(
+        raise MetricError(
             f"{name}: expected a PIL.Image.Image or a numpy uint8 array, got {type(img).__name__}"
         )
     if arr.shape[0] < 1 or arr.shape[1] < 1:
-        raise ValueError(f"{name}: image is empty (shape {arr.shape})")
+        raise MetricError(f"{name}: image is empty (shape {arr.shape})")
     return arr
 
 
 def _check_n(n: object, height: int, width: int) -> int:
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise ValueError(f"n must be an integer, got {n!r}")
+        raise MetricError(f"n must be an integer, got {n!r}")
     n = int(n)
     if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
+        raise MetricError(f"n must be >= 1, got {n}")
     if n > min(height, width):
-        raise ValueError(
+        raise MetricError(
             f"n={n} exceeds the image size {height}x{width}: every cell needs at least one pixel"
         )
     return n
@@ -141,24 +143,24 @@ def _check_pair(x: object, y: object) -> tuple[np.ndarray, np.ndarray]:
     xa = _as_rgb(x, "x")
     ya = _as_rgb(y, "y")
     if xa.shape != ya.shape:
-        raise ValueError(f"x and y must have the same shape, got {xa.shape} and {ya.shape}")
+        raise MetricError(f"x and y must have the same shape, got {xa.shape} and {ya.shape}")
     return xa, ya
 
 
 def _check_real(value: object, name: str, *, minimum: Optional[float] = None, strict: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
-        raise ValueError(f"{name} must be a finite real number, got {value!r}")
+        raise MetricError(f"{name} must be a finite real number, got {value!r}")
     value = float(value)
     if minimum is not None and (value <= minimum if strict else value < minimum):
-        raise ValueError(f"{name} must be {'>' if strict else '>='} {minimum}, got {value}")
+        raise MetricError(f"{name} must be {'>' if strict else '>='} {minimum}, got {value}")
     return value
 
 
 def _check_positive_int(value: object, name: str, maximum: Optional[int] = None) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        raise MetricError(f"{name} must be a positive integer, got {value!r}")
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be <= {maximum}, got {value}")
+        raise MetricError(f"{name} must be <= {maximum}, got {value}")
     return int(value)
 
 
@@ -166,9 +168,9 @@ def _check_weights(weights: Sequence[float]) -> tuple[float, float, float]:
     try:
         ws = tuple(weights)
     except TypeError:
-        raise ValueError(f"weights must be a sequence of 3 numbers, got {weights!r}") from None
+        raise MetricError(f"weights must be a sequence of 3 numbers, got {weights!r}") from None
     if len(ws) != 3:
-        raise ValueError(f"weights must have 3 entries (hash, edge, color), got {len(ws)}")
+        raise MetricError(f"weights must have 3 entries (hash, edge, color), got {len(ws)}")
     wh, we, wc = (_check_real(w, "weights entry", minimum=0.0) for w in ws)
     return wh, we, wc
 
@@ -269,7 +271,7 @@ def _layout(height: int, width: int, n: int) -> _Layout:
     rb, cb = cell_boundaries(height, n), cell_boundaries(width, n)
     hs, ws = np.diff(rb), np.diff(cb)
     if hs.min() < 1 or ws.min() < 1:  # cannot happen for n <= min(H, W); kept as a guard
-        raise ValueError(f"n={n} produces empty cells on a {height}x{width} image")
+        raise MetricError(f"n={n} produces empty cells on a {height}x{width} image")
     groups = []
     for hc in np.unique(hs):
         rows_i = np.flatnonzero(hs == hc)

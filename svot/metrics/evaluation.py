@@ -1,0 +1,866 @@
+"""Scoring a model's predictions against exported SVoT data: the paper's Tables 1, 2, 3 and 7.
+
+``svot evaluate --data data/ --predictions preds.jsonl [--json out.json]`` and
+its Python twin :func:`evaluate`.
+
+**Ground truth** is read from an export (``svot export``): every
+``<dataset>/<split>.parquet`` (Parquet) or ``<dataset>/<split>/metadata.jsonl``
+(ImageFolder) under ``data``, in the instances view (one row per instance) or
+the predictions view (one row per prediction, regrouped by ``instance_id``).
+Only the files that hold a predicted id are loaded; an id present in two
+files is taken from the first (paths in sorted order).
+
+**Predictions** are JSON Lines, one object per instance::
+
+    {"id": "sokoban-5x5-test_id-000-0",
+     "choice": "The answer is (B)",                  # classification: a letter in free text
+     "answer": "Player: (2, 1); blocks: (2, 2)",      # free response (the dataset's answer format)
+     "states": ["Action 1: move down\\nPlayer: (1, 0)\\n...", ...],   # z_i per step (c_i^z may precede it)
+     "reasoning": ["The player is at (0, 0) and ...", ...],         # c_i^z per step
+     "images": ["imgs/000-0-1.png", ...]}                           # v_i per step, relative to the file
+
+Every key but ``id`` is optional (aliases: ``instance_id``, ``letter``,
+``free_response``, ``state_texts``, ``reasoning_texts``, ``image_paths``).
+Step lists are aligned with the instance's steps (entry ``i`` is step
+``i + 1``); ``null`` skips a step. Each table covers what was given and shows
+how many predictions it scored (``N``).
+
+**Robustness.** Nothing in a predictions file is fatal. A line that is not
+JSON, not an object, has no id or an unknown or repeated id, a field of the
+wrong type, a step entry of the wrong type, an image path that cannot be
+read or decoded, a step list of the wrong length, or an unknown key is
+counted and listed with its line number (:class:`Issue`); what remains valid
+on that line is still scored, and the broken part is left out of the tables
+(extra steps are ignored; missing, skipped and broken steps are not scored).
+A choice without a readable letter or an answer that does not parse is *not*
+an issue: it is a wrong answer.
+
+**Metrics.** C: :func:`~svot.metrics.goal.extract_choice` equals the correct
+letter; F: :func:`~svot.metrics.goal.answer_correct` (every goal field
+exact). Table 2: per state field (:data:`~svot.metrics.state.STATE_FIELDS`)
+and per reasoning keyword column (:func:`~svot.metrics.reasoning.field_group`)
+the fraction of steps right, with mean ``r_z`` and ``r_c``. Table 3: mean
+``r_v`` (paper defaults). Table 7: FGAcc, BkgErr (cells pooled over images)
+and FullAcc (per image), :mod:`svot.metrics.objects`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from svot.errors import DatasetError, PredictionError
+from svot.metrics.goal import answer_correct, extract_choice
+from svot.metrics.objects import ObjectTotals, object_metrics
+from svot.metrics.reasoning import field_group, reasoning_reward
+from svot.metrics.state import _spec, state_fields, state_reward
+
+__all__ = [
+    "GroupStats",
+    "Issue",
+    "Report",
+    "TruthInstance",
+    "TruthSet",
+    "TruthStep",
+    "evaluate",
+    "load_truth",
+    "read_predictions",
+]
+
+SPLIT_ORDER = ("test_id", "test_ood", "val", "train")
+SPLIT_LABELS = {"test_id": "ID", "test_ood": "OOD", "val": "val", "train": "train"}
+DOMAIN_ORDER = ("maze", "frozenlake", "sokoban", "pacman", "gather")
+TITLES = {"maze": "Maze", "frozenlake": "FrozenLake", "sokoban": "Sokoban", "pacman": "Pacman", "gather": "Gather"}
+
+FIELDS = ("choice", "answer", "states", "reasoning", "images")
+ALIASES = {
+    "instance_id": "id",
+    "letter": "choice",
+    "free_response": "answer",
+    "state_texts": "states",
+    "reasoning_texts": "reasoning",
+    "image_paths": "images",
+}
+
+
+# --------------------------------------------------------------------------- ground truth
+
+
+@dataclass
+class TruthStep:
+    index: int  # 1-based
+    action: str | None
+    state: dict
+    keywords: list
+    labels: list
+    image: object = None  # PNG bytes, a path, a PIL image or None
+
+
+@dataclass
+class TruthInstance:
+    id: str
+    domain: str
+    size: int
+    split: str
+    distribution: str
+    steps: list
+    answer: str
+    goal: dict
+    choices: list
+    correct: str
+
+    @property
+    def key(self) -> tuple[str, int, str]:
+        return (self.domain, self.size, self.split)
+
+
+class TruthSet:
+    """Ground-truth instances by id (see :func:`load_truth`)."""
+
+    def __init__(self, instances: dict[str, TruthInstance], sources: list[str]):
+        self.instances = instances
+        self.sources = sources
+
+    def __contains__(self, key) -> bool:
+        return key in self.instances
+
+    def __getitem__(self, key) -> TruthInstance:
+        return self.instances[key]
+
+    def __len__(self) -> int:
+        return len(self.instances)
+
+    def __iter__(self) -> Iterator[TruthInstance]:
+        return iter(self.instances.values())
+
+
+def _data_files(data) -> list[Path]:
+    p = Path(data)
+    if not p.exists():
+        raise DatasetError(f"no data at {str(p)!r}: pass the directory an export wrote (svot export --out ...)")
+    if p.is_file():
+        if p.suffix == ".parquet" or p.name.endswith(".jsonl"):
+            return [p]
+        raise DatasetError(f"{str(p)!r} is neither a .parquet file nor a metadata.jsonl file")
+    files = [
+        f
+        for f in sorted(p.rglob("*"))
+        if f.is_file()
+        and (f.suffix == ".parquet" or f.name == "metadata.jsonl")
+        and not any(part.startswith(".") for part in f.relative_to(p).parts)
+    ]
+    if not files:
+        raise DatasetError(f"no exported split (*.parquet or metadata.jsonl) under {str(p)!r}")
+    return files
+
+
+def _j(value):
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _img(value, base: Path | None):
+    """An image column value as bytes or a path (lazy)."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        if value.get("bytes") is not None:
+            return value["bytes"]
+        return (base / value["path"]) if value.get("path") and base else value.get("path")
+    if isinstance(value, str):
+        return base / value if base is not None else value
+    return value
+
+
+def _from_instance_row(row: dict, base: Path | None) -> TruthInstance:
+    steps = []
+    names = row.get("step_images_file_names") or []
+    for i, s in enumerate(row["steps"]):
+        image = s.get("image")
+        if image is None and i < len(names):
+            image = names[i]
+        steps.append(
+            TruthStep(
+                index=int(s["step"]),
+                action=s.get("action_text"),
+                state=_j(s["state"]),
+                keywords=list(s.get("keywords") or []),
+                labels=s.get("labels"),
+                image=_img(image, base),
+            )
+        )
+    return TruthInstance(
+        id=row["id"],
+        domain=row["domain"],
+        size=int(row["size"]),
+        split=row["split"],
+        distribution=row.get("distribution", ""),
+        steps=steps,
+        answer=row["answer"],
+        goal=_j(row["goal"]),
+        choices=list(row["choices"]),
+        correct=row["correct_choice"],
+    )
+
+
+def _from_prediction_rows(rows: list[dict], base: Path | None) -> TruthInstance:
+    from svot.render.labels import label_grid
+
+    first = rows[0]
+    spec = _spec(first["domain"])
+    by_step: dict[int, dict] = {}
+    goal_row = None
+    for r in rows:
+        if r["kind"] == "goal":
+            goal_row = r
+        else:
+            by_step.setdefault(int(r["step"]), {})[r["kind"]] = r
+    if goal_row is None:
+        raise DatasetError(f"instance {first['instance_id']}: the predictions view has no goal record")
+    steps = []
+    for i in sorted(by_step):
+        st = by_step[i].get("state")
+        vis = by_step[i].get("visualization")
+        src = st or vis
+        state = _j(src["state"])
+        keywords = list((st or {}).get("keywords") or [])
+        action = next((k["value"] for k in keywords if k.get("field") == "action"), None)
+        image = None
+        if vis is not None:
+            image = vis.get("target_image")
+            if image is None and vis.get("target_image_file_name"):
+                image = vis["target_image_file_name"]
+        steps.append(TruthStep(i, action, state, keywords, label_grid(spec, state), _img(image, base)))
+    return TruthInstance(
+        id=first["instance_id"],
+        domain=first["domain"],
+        size=int(first["size"]),
+        split=first["split"],
+        distribution=first.get("distribution", ""),
+        steps=steps,
+        answer=goal_row["answer"],
+        goal=_j(goal_row["goal"]),
+        choices=list(goal_row["choices"]),
+        correct=goal_row["target_classification"],
+    )
+
+
+def _rows_of(path: Path, ids: set | None) -> tuple[list[dict], bool]:
+    """Rows of one file that hold a wanted id, and whether the file is in the predictions view."""
+    if path.suffix == ".parquet":
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+
+        names = pq.read_schema(path).names
+        pred_view = "instance_id" in names and "kind" in names
+        id_col = "instance_id" if pred_view else "id"
+        if id_col not in names:
+            return [], False
+        if ids is not None:
+            have = set(pq.read_table(path, columns=[id_col]).column(0).to_pylist())
+            if not have & ids:
+                return [], pred_view
+        table = pq.read_table(path)
+        if ids is not None:
+            table = table.filter(pc.is_in(table[id_col], value_set=pa.array(sorted(ids), pa.string())))
+        return table.to_pylist(), pred_view
+    rows = []
+    pred_view = None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if pred_view is None:
+                pred_view = "instance_id" in row and "kind" in row
+            rid = row.get("instance_id" if pred_view else "id")
+            if ids is None or rid in ids:
+                rows.append(row)
+    return rows, bool(pred_view)
+
+
+def load_truth(data, ids: Iterable[str] | None = None) -> TruthSet:
+    """The ground-truth instances under ``data`` (a directory, a ``.parquet`` or a ``metadata.jsonl``).
+
+    ``ids``: load only these instances (files without any of them are not
+    read beyond their id column). Raises :class:`~svot.errors.DatasetError`
+    when there is no exported split or a file is not an SVoT export.
+    """
+    want = None if ids is None else {i for i in ids if isinstance(i, str)}
+    out: dict[str, TruthInstance] = {}
+    sources = []
+    for path in _data_files(data):
+        try:
+            rows, pred_view = _rows_of(path, want)
+            base = path.parent
+            if pred_view:
+                groups: dict[str, list] = {}
+                for r in rows:
+                    groups.setdefault(r["instance_id"], []).append(r)
+                insts = [_from_prediction_rows(g, base) for g in groups.values()]
+            else:
+                insts = [_from_instance_row(r, base) for r in rows]
+        except DatasetError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a file that is not an SVoT export
+            raise DatasetError(f"{path}: cannot read it as an SVoT export ({type(exc).__name__}: {exc})") from None
+        if insts:
+            sources.append(str(path))
+        for inst in insts:
+            out.setdefault(inst.id, inst)
+    return TruthSet(out, sources)
+
+
+# --------------------------------------------------------------------------- predictions
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One problem in a predictions file; ``line`` is 1-based (None for API input without lines)."""
+
+    line: int | None
+    kind: str  # json | not_object | missing_id | unknown_id | duplicate_id | type | image | length | unknown_field
+    message: str
+    id: str | None = None
+    step: int | None = None
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line is not None else "record"
+        if self.step is not None:
+            where += f", step {self.step}"
+        return f"{where}: {self.kind}: {self.message}"
+
+
+def read_predictions(source) -> tuple[list[tuple[int, object]], list[Issue], Path | None]:
+    """``([(line, record)], issues, base_dir)`` from a JSONL path or an iterable of dicts."""
+    issues: list[Issue] = []
+    records: list[tuple[int, object]] = []
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        if not path.is_file():
+            raise PredictionError(f"no predictions file at {str(path)!r}")
+        with open(path, "rb") as f:
+            for lineno, raw in enumerate(f, 1):
+                text = raw.decode("utf-8", errors="replace").strip()
+                if not text:
+                    continue
+                try:
+                    obj = json.loads(text)
+                except (ValueError, RecursionError) as exc:
+                    issues.append(Issue(lineno, "json", f"not valid JSON ({str(exc)[:80]})"))
+                    continue
+                records.append((lineno, obj))
+        return records, issues, path.parent
+    try:
+        items = list(source)
+    except TypeError:
+        raise PredictionError(f"predictions must be a JSONL path or an iterable of dicts, got {type(source).__name__}") from None
+    return [(i, obj) for i, obj in enumerate(items, 1)], issues, None
+
+
+def _load_image(src, base: Path | None) -> np.ndarray:
+    from PIL import Image
+
+    if isinstance(src, (bytes, bytearray)):
+        im = Image.open(io.BytesIO(bytes(src)))
+    else:
+        p = Path(src)
+        if not p.is_absolute() and base is not None:
+            p = base / p
+        im = Image.open(p)
+    with im:
+        im.load()
+        return np.asarray(im.convert("RGB"))
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+@dataclass
+class GroupStats:
+    """Counts for one (domain, size, split)."""
+
+    choice_n: int = 0
+    choice_correct: int = 0
+    choice_unreadable: int = 0
+    answer_n: int = 0
+    answer_correct: int = 0
+    state_n: int = 0
+    state_reward: float = 0.0
+    state_fields: dict = field(default_factory=dict)  # field -> [correct, n]
+    reasoning_n: int = 0
+    reasoning_reward: float = 0.0
+    reasoning_fields: dict = field(default_factory=dict)  # column -> [correct, n]
+    image_n: int = 0
+    rv_sum: float = 0.0
+    objects: ObjectTotals = field(default_factory=ObjectTotals)
+
+    @property
+    def c(self) -> float | None:
+        return self.choice_correct / self.choice_n if self.choice_n else None
+
+    @property
+    def f(self) -> float | None:
+        return self.answer_correct / self.answer_n if self.answer_n else None
+
+    @property
+    def r_z(self) -> float | None:
+        return self.state_reward / self.state_n if self.state_n else None
+
+    @property
+    def r_c(self) -> float | None:
+        return self.reasoning_reward / self.reasoning_n if self.reasoning_n else None
+
+    @property
+    def r_v(self) -> float | None:
+        return self.rv_sum / self.image_n if self.image_n else None
+
+    def to_dict(self) -> dict:
+        o = self.objects
+        return {
+            "classification": {"n": self.choice_n, "correct": self.choice_correct, "accuracy": self.c, "no_letter": self.choice_unreadable},
+            "free_response": {"n": self.answer_n, "correct": self.answer_correct, "accuracy": self.f},
+            "state": {
+                "n": self.state_n,
+                "r_z": self.r_z,
+                "fields": {k: {"correct": c, "n": n, "accuracy": c / n if n else None} for k, (c, n) in self.state_fields.items()},
+            },
+            "reasoning": {
+                "n": self.reasoning_n,
+                "r_c": self.r_c,
+                "fields": {k: {"correct": c, "n": n, "accuracy": c / n if n else None} for k, (c, n) in self.reasoning_fields.items()},
+            },
+            "images": {
+                "n": self.image_n,
+                "r_v": self.r_v,
+                "fg_acc": o.fg_accuracy,
+                "bkg_err": o.bg_error_rate,
+                "full_acc": o.full_accuracy,
+                "fg_cells": o.fg_cells,
+                "fg_correct": o.fg_correct,
+                "bg_cells": o.bg_cells,
+                "bg_errors": o.bg_errors,
+                "full": o.full,
+            },
+        }
+
+
+def _domain_rank(d: str) -> tuple:
+    return (DOMAIN_ORDER.index(d) if d in DOMAIN_ORDER else len(DOMAIN_ORDER), d)
+
+
+def _split_rank(s: str) -> tuple:
+    return (SPLIT_ORDER.index(s) if s in SPLIT_ORDER else len(SPLIT_ORDER), s)
+
+
+def _pct(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None else f"{100 * x:.{digits}f}"
+
+
+def _num(x: float | None) -> str:
+    return "-" if x is None else f"{x:.4f}"
+
+
+def _table(header: list[list[str]], rows: list[list[str]], left: int = 1, span: int = 0) -> str:
+    """Plain-text table: ``left`` leading columns left-aligned, the rest right-aligned.
+
+    The first ``span`` header rows are section titles: each starts at its
+    column and may run over the following (empty) columns without widening them.
+    """
+    allrows = header + rows
+    ncol = max(len(r) for r in allrows)
+    allrows = [r + [""] * (ncol - len(r)) for r in allrows]
+    widths = [max(len(r[i]) for r in allrows[span:]) for i in range(ncol)]
+    starts = [sum(widths[:i]) + 2 * i for i in range(ncol)]
+
+    def fmt(r):
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+
+    def fmt_span(r):
+        out = ""
+        for i, c in enumerate(r):
+            if c:
+                out = out + " " * (max(starts[i], len(out) + 2 if out else 0) - len(out)) + c
+        return out
+
+    lines = [fmt_span(r) for r in allrows[:span]] + [fmt(r) for r in allrows[span : len(header)]]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += [fmt(r) for r in allrows[len(header) :]]
+    return "\n".join(lines)
+
+
+@dataclass
+class Report:
+    """The result of :func:`evaluate`: statistics per (domain, size, split), the issues, the tables."""
+
+    groups: dict  # (domain, size, split) -> GroupStats
+    issues: list
+    lines: int  # records read (non-blank lines)
+    scored: int  # records matched to an instance
+    data: str = ""
+    predictions: str | None = None
+
+    # ------------------------------------------------------------------ views
+    def issue_counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for i in self.issues:
+            out[i.kind] = out.get(i.kind, 0) + 1
+        return dict(sorted(out.items()))
+
+    def _keys(self) -> list[tuple]:
+        return sorted(self.groups, key=lambda k: (_domain_rank(k[0]), k[1], _split_rank(k[2])))
+
+    def _domains(self, pred) -> list[str]:
+        return sorted({k[0] for k, g in self.groups.items() if pred(g)}, key=_domain_rank)
+
+    def _splits(self, pred) -> list[str]:
+        return sorted({k[2] for k, g in self.groups.items() if pred(g)}, key=_split_rank)
+
+    def _pooled(self, domain: str, split: str, size: int | None = None) -> GroupStats | None:
+        gs = [g for (d, n, s), g in self.groups.items() if d == domain and s == split and (size is None or n == size)]
+        if not gs:
+            return None
+        out = GroupStats()
+        for g in gs:
+            out.image_n += g.image_n
+            out.rv_sum += g.rv_sum
+            out.objects.merge(g.objects)
+        return out
+
+    # ------------------------------------------------------------------ tables
+    def table_goal(self) -> str | None:
+        """Table 1 layout: rows = size; columns = domain x split x {C, F}; accuracy in %."""
+        has = lambda g: g.choice_n or g.answer_n  # noqa: E731
+        domains, splits = self._domains(has), self._splits(has)
+        if not domains:
+            return None
+        sizes = sorted({k[1] for k, g in self.groups.items() if has(g)})
+        h1, h2, h3 = [""], [""], ["Size"]
+        for d in domains:
+            for s in splits:
+                h1 += [TITLES.get(d, d) if s == splits[0] else "", ""]
+                h2 += [SPLIT_LABELS.get(s, s), ""]
+                h3 += ["C", "F"]
+        rows = []
+        for n in sizes:
+            r = [str(n)]
+            for d in domains:
+                for s in splits:
+                    g = self.groups.get((d, n, s))
+                    r += [_pct(g.c) if g else "-", _pct(g.f) if g else "-"]
+            rows.append(r)
+        title = "Table 1 layout: goal accuracy (%), classification (C) and free response (F)"
+        return title + "\n" + _table([h1, h2, h3], rows, span=2)
+
+    def table_steps(self) -> str | None:
+        """Table 2 layout, one block per domain: per-field single-step accuracy (%) of c_i and z_i."""
+        has = lambda g: g.state_n or g.reasoning_n  # noqa: E731
+        blocks = []
+        for d in self._domains(has):
+            keys = [k for k in self._keys() if k[0] == d and has(self.groups[k])]
+            cfields: list[str] = []
+            zfields: list[str] = []
+            for k in keys:
+                for f in self.groups[k].reasoning_fields:
+                    if f not in cfields:
+                        cfields.append(f)
+                for f in self.groups[k].state_fields:
+                    if f not in zfields:
+                        zfields.append(f)
+            h1 = ["", ""] + (["Transition reasoning chain"] + [""] * (len(cfields) + 1) if cfields else [])
+            h1 += ["Intermediate state"] + [""] * (len(zfields) + 1) if zfields else []
+            h2 = ["Size", "Split"] + (["N"] + cfields + ["r_c"] if cfields else []) + (["N"] + zfields + ["r_z"] if zfields else [])
+            rows = []
+            for k in keys:
+                g = self.groups[k]
+                r = [str(k[1]), SPLIT_LABELS.get(k[2], k[2])]
+                if cfields:
+                    r += [str(g.reasoning_n)] + [_pct(_acc(g.reasoning_fields.get(f)), 2) for f in cfields] + [_num(g.r_c)]
+                if zfields:
+                    r += [str(g.state_n)] + [_pct(_acc(g.state_fields.get(f)), 2) for f in zfields] + [_num(g.r_z)]
+                rows.append(r)
+            blocks.append(f"Table 2 layout: single-step accuracy (%) - {TITLES.get(d, d)}\n" + _table([h1, h2], rows, left=2, span=1))
+        if not blocks:
+            return None
+        note = (
+            "(N: steps scored; a field column counts the steps whose ground truth has that field, e.g. blocked_by "
+            "only blocked moves; r_c, r_z: mean rewards, Eq. 6)"
+        )
+        return "\n\n".join(blocks) + "\n" + note
+
+    def table_visual(self) -> str | None:
+        """Table 3 layout (Table 6 per size): mean r_v; rows = split, columns = domain sizes and all sizes."""
+        has = lambda g: g.image_n  # noqa: E731
+        domains, splits = self._domains(has), self._splits(has)
+        if not domains:
+            return None
+        cols = []
+        for d in domains:
+            sizes = sorted({k[1] for k, g in self.groups.items() if k[0] == d and has(g)})
+            cols += [(d, n) for n in sizes] + ([(d, None)] if len(sizes) > 1 else [])
+        h1 = ["Split"] + [TITLES.get(d, d) if i == 0 or cols[i - 1][0] != d else "" for i, (d, _n) in enumerate(cols)]
+        h2 = [""] + [str(n) if n is not None else "all" for _d, n in cols]
+        rows = []
+        for s in splits:
+            r = [SPLIT_LABELS.get(s, s)]
+            for d, n in cols:
+                g = self._pooled(d, s, n)
+                r.append(_num(g.r_v) if g else "-")
+            rows.append(r)
+        return "Table 3 layout: mean visual reward r_v\n" + _table([h1, h2], rows)
+
+    def table_objects(self) -> str | None:
+        """Table 7 layout: FGAcc / BkgErr / FullAcc (%); rows = split x metric, columns = domain x size."""
+        has = lambda g: g.objects.images  # noqa: E731
+        domains, splits = self._domains(has), self._splits(has)
+        if not domains:
+            return None
+        cols = [(d, n) for d in domains for n in sorted({k[1] for k, g in self.groups.items() if k[0] == d and has(g)})]
+        h1 = ["Split", "Metric"] + [TITLES.get(d, d) if i == 0 or cols[i - 1][0] != d else "" for i, (d, _n) in enumerate(cols)]
+        h2 = ["", ""] + [str(n) for _d, n in cols]
+        rows = []
+        for s in splits:
+            for name, get in (
+                ("FGAcc", lambda o: o.fg_accuracy),
+                ("BkgErr", lambda o: o.bg_error_rate),
+                ("FullAcc", lambda o: o.full_accuracy),
+            ):
+                r = [SPLIT_LABELS.get(s, s) if name == "FGAcc" else "", name]
+                for d, n in cols:
+                    g = self.groups.get((d, n, s))
+                    r.append(_pct(get(g.objects), 2) if g and g.objects.images else "-")
+                rows.append(r)
+        return "Table 7 layout: object-level image correctness (%)\n" + _table([h1, h2], rows, left=2)
+
+    def table_coverage(self) -> str:
+        """How many predictions each table scored, per dataset and split."""
+        rows = []
+        for k in self._keys():
+            g = self.groups[k]
+            rows.append(
+                [f"{k[0]}-{k[1]}x{k[1]}", k[2], str(g.choice_n), str(g.choice_unreadable), str(g.answer_n), str(g.reasoning_n), str(g.state_n), str(g.image_n)]
+            )
+        head = [["dataset", "split", "C", "no letter", "F", "c_i steps", "z_i steps", "images"]]
+        return "Scored predictions\n" + _table(head, rows, left=2)
+
+    def tables(self, max_issues: int = 20) -> str:
+        parts = [
+            f"svot evaluate: {self.scored} of {self.lines} prediction records matched an instance"
+            + (f" ({self.predictions})" if self.predictions else "")
+        ]
+        for t in (self.table_goal(), self.table_steps(), self.table_visual(), self.table_objects()):
+            if t:
+                parts.append(t)
+        if self.groups:
+            parts.append(self.table_coverage())
+        if self.issues:
+            counts = ", ".join(f"{k} {v}" for k, v in self.issue_counts().items())
+            lines = [f"Issues: {len(self.issues)} ({counts})"]
+            lines += [f"  {i}" for i in self.issues[: max(0, max_issues)]]
+            if len(self.issues) > max_issues:
+                lines.append(f"  ... {len(self.issues) - max_issues} more (see --json)")
+            parts.append("\n".join(lines))
+        else:
+            parts.append("Issues: none")
+        return "\n\n".join(parts)
+
+    def to_dict(self) -> dict:
+        return {
+            "data": self.data,
+            "predictions": self.predictions,
+            "records": self.lines,
+            "scored": self.scored,
+            "groups": [
+                {"domain": d, "size": n, "split": s, **self.groups[(d, n, s)].to_dict()} for d, n, s in self._keys()
+            ],
+            "issue_counts": self.issue_counts(),
+            "issues": [
+                {"line": i.line, "kind": i.kind, "message": i.message, "id": i.id, "step": i.step} for i in self.issues
+            ],
+        }
+
+
+def _acc(pair) -> float | None:
+    if not pair or not pair[1]:
+        return None
+    return pair[0] / pair[1]
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+class _Scorer:
+    def __init__(self, truth: TruthSet, base: Path | None):
+        self.truth = truth
+        self.base = base
+        self.groups: dict[tuple, GroupStats] = {}
+        self.issues: list[Issue] = []
+        self.seen: set[str] = set()
+        self.scored = 0
+
+    def issue(self, line, kind, message, id=None, step=None) -> None:
+        self.issues.append(Issue(line, kind, message, id, step))
+
+    def record(self, line: int, obj) -> None:
+        if not isinstance(obj, dict):
+            self.issue(line, "not_object", f"expected a JSON object, got {type(obj).__name__}")
+            return
+        rec: dict = {}
+        unknown = []
+        for k, v in obj.items():
+            key = ALIASES.get(k, k)
+            if key == "id" or key in FIELDS:
+                if key in rec:
+                    self.issue(line, "unknown_field", f"{k!r} repeats field {key!r}; the first is used")
+                    continue
+                rec[key] = v
+            else:
+                unknown.append(k)
+        iid = rec.get("id")
+        if not isinstance(iid, str) or not iid:
+            self.issue(line, "missing_id", "no instance id (a string under 'id')" if iid is None else f"the id must be a string, got {type(iid).__name__}")
+            return
+        if unknown:
+            self.issue(line, "unknown_field", f"ignored unknown key(s) {', '.join(map(repr, sorted(unknown)))}; known: id, {', '.join(FIELDS)}", iid)
+        if iid not in self.truth:
+            self.issue(line, "unknown_id", f"no instance {iid!r} in the data", iid)
+            return
+        if iid in self.seen:
+            self.issue(line, "duplicate_id", f"instance {iid!r} was already predicted; this line is ignored", iid)
+            return
+        self.seen.add(iid)
+        self.scored += 1
+        inst = self.truth[iid]
+        g = self.groups.setdefault(inst.key, GroupStats())
+        self._goal(line, rec, inst, g)
+        self._steps(line, rec, inst, g)
+
+    def _goal(self, line, rec, inst: TruthInstance, g: GroupStats) -> None:
+        if rec.get("choice") is not None:
+            v = rec["choice"]
+            if not isinstance(v, str):
+                self.issue(line, "type", f"'choice' must be a string (a letter or a text naming one), got {type(v).__name__}", inst.id)
+            else:
+                letter = extract_choice(v, inst.choices, domain=inst.domain)
+                g.choice_n += 1
+                g.choice_unreadable += letter is None
+                g.choice_correct += letter == inst.correct
+        if rec.get("answer") is not None:
+            v = rec["answer"]
+            if not isinstance(v, str):
+                self.issue(line, "type", f"'answer' must be a string, got {type(v).__name__}", inst.id)
+            else:
+                g.answer_n += 1
+                g.answer_correct += answer_correct(inst.domain, v, inst.goal)
+
+    def _step_list(self, line, rec, name: str, inst: TruthInstance):
+        v = rec.get(name)
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            self.issue(line, "type", f"'{name}' must be a list with one entry per step, got {type(v).__name__}", inst.id)
+            return []
+        n = len(inst.steps)
+        if len(v) != n:
+            extra = "the extra ones are ignored" if len(v) > n else "the missing ones are not scored"
+            self.issue(line, "length", f"'{name}' has {len(v)} entries for {n} steps; {extra}", inst.id)
+        out = []
+        for i, (entry, step) in enumerate(zip(v, inst.steps)):
+            if entry is None:
+                continue
+            if not isinstance(entry, str):
+                self.issue(line, "type", f"'{name}'[{i}] must be a string or null, got {type(entry).__name__}", inst.id, step.index)
+                continue
+            out.append((entry, step))
+        return out
+
+    def _steps(self, line, rec, inst: TruthInstance, g: GroupStats) -> None:
+        fields = state_fields(inst.domain)
+        for text, step in self._step_list(line, rec, "states", inst):
+            fs = fields if step.action is not None else tuple(f for f in fields if f != "action")
+            s = state_reward(text, step.state, action=step.action, domain=inst.domain, fields=fs)
+            g.state_n += 1
+            g.state_reward += s.reward
+            for f, ok in s.matches.items():
+                c = g.state_fields.setdefault(f, [0, 0])
+                c[0] += ok
+                c[1] += 1
+        for text, step in self._step_list(line, rec, "reasoning", inst):
+            if not step.keywords:
+                self.issue(line, "length", "the data has no reasoning keywords for this step; not scored", inst.id, step.index)
+                continue
+            r = reasoning_reward(text, step.keywords)
+            g.reasoning_n += 1
+            g.reasoning_reward += r.reward
+            grouped: dict[str, bool] = {}
+            for f, ok in r.matches.items():
+                col = field_group(f)
+                grouped[col] = grouped.get(col, True) and ok
+            for col, ok in grouped.items():
+                c = g.reasoning_fields.setdefault(col, [0, 0])
+                c[0] += ok
+                c[1] += 1
+        images = self._step_list(line, rec, "images", inst)
+        if images:
+            from svot.metrics.visual import visual_reward
+
+            for path, step in images:
+                try:
+                    pred = _load_image(path, self.base)
+                except Exception as exc:  # noqa: BLE001 - missing file, not an image, truncated, too large
+                    self.issue(line, "image", f"cannot read image {path!r}: {type(exc).__name__}: {str(exc)[:100]}", inst.id, step.index)
+                    continue
+                if step.image is None:
+                    self.issue(line, "image", "the data holds no image for this step; not scored", inst.id, step.index)
+                    continue
+                truth_img = _load_image(step.image, None)
+                try:
+                    rv = visual_reward(pred, truth_img, inst.size).r_v
+                    obj = object_metrics(pred, step.labels, inst.domain, image_size=truth_img.shape[:2])
+                except Exception as exc:  # noqa: BLE001 - e.g. an image smaller than the grid
+                    self.issue(line, "image", f"cannot score image {path!r}: {str(exc)[:100]}", inst.id, step.index)
+                    continue
+                g.image_n += 1
+                g.rv_sum += rv
+                g.objects.add(obj)
+
+
+def evaluate(data, predictions, *, base_dir=None) -> Report:
+    """Score ``predictions`` (a JSONL path, or an iterable of dicts) against the export under ``data``.
+
+    ``data`` may also be a :class:`TruthSet` (from :func:`load_truth`) to score
+    several prediction sets without reloading. ``base_dir``: where relative
+    image paths start for an iterable of dicts (default: the current
+    directory; for a file, the file's directory). Returns a :class:`Report`;
+    raises only when the data or the predictions file cannot be found.
+    """
+    records, issues, base = read_predictions(predictions)
+    if base_dir is not None:
+        base = Path(base_dir)
+    if isinstance(data, TruthSet):
+        truth = data
+        data_name = ", ".join(truth.sources)
+    else:
+        ids = {obj.get("id", obj.get("instance_id")) for _l, obj in records if isinstance(obj, dict)}
+        truth = load_truth(data, {i for i in ids if isinstance(i, str)})
+        data_name = str(data)
+    scorer = _Scorer(truth, base)
+    scorer.issues = list(issues)
+    for line, obj in records:
+        scorer.record(line, obj)
+    scorer.issues.sort(key=lambda i: (math.inf if i.line is None else i.line, i.step or 0))
+    return Report(
+        groups=scorer.groups,
+        issues=scorer.issues,
+        lines=len(records) + sum(1 for i in issues if i.kind == "json"),
+        scored=scorer.scored,
+        data=data_name,
+        predictions=str(predictions) if isinstance(predictions, (str, os.PathLike)) else None,
+    )
