@@ -6,7 +6,8 @@ attempt ``a``, comes from ``generate(domain, size, distribution, rng)`` with
 ``rng`` seeded by ``SeedSequence(entropy(seed, domain, size, split),
 spawn_key=(0, m, a))``. A map whose initial state equals one drawn before (in
 an earlier split or at a lower index) is rejected and the next attempt drawn,
-so no map is in two splits, and a split's maps never depend on which other
+as is one whose player can reach a pocket with no room for a four-choice set
+(:func:`answer_space_ok`), so no map is in two splits, and a split's maps never depend on which other
 splits an export asks for or on the number of workers.
 
 **Sequences** (per map, rng ``spawn_key=(1, m)``): lengths are drawn uniformly
@@ -98,6 +99,33 @@ def _draw_map(args: tuple):
     return generate(domain, size, SPLITS[split].distribution, rng, allow_any_size=True)
 
 
+def answer_space_ok(state: dict) -> bool:
+    """Whether every cell the player can reach leaves room for three position distractors.
+
+    A.7 puts distractor positions within distance 2 of the truth and off the
+    walls; a player boxed into a pocket with fewer than three free cells that
+    close (possible at OOD wall densities) has no valid four-choice set
+    wherever a sequence ends, so such a map is redrawn rather than used.
+    """
+    from svot.dataset.choices import near_cells
+
+    walls = {tuple(w) for w in state.get("walls", ())}
+    if not walls:
+        return True
+    size = state["size"]
+    start = tuple(state["player"])
+    seen, todo = {start}, [start]
+    while todo:
+        r, c = todo.pop()
+        if len(near_cells((r, c), size, walls)) < 3:
+            return False
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= nr < size and 0 <= nc < size and (nr, nc) not in walls and (nr, nc) not in seen:
+                seen.add((nr, nc))
+                todo.append((nr, nc))
+    return True
+
+
 def plan_maps(
     domain: str,
     size: int,
@@ -127,7 +155,7 @@ def plan_maps(
             for attempt in range(MAX_MAP_ATTEMPTS):
                 g = first[(split, m)] if attempt == 0 else _draw_map((domain, size, split, m, attempt, seed))
                 key = layout_key(g.state)
-                if key not in seen:
+                if key not in seen and answer_space_ok(g.state):
                     seen.add(key)
                     maps.append(MapPlan(domain, size, split, m, attempt, g))
                     break
