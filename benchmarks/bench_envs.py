@@ -21,6 +21,11 @@ For each domain at its largest size (ID split) it prints one row:
   timing, and its cost is shown as ``pool s``);
 * ``rgb fps``: ``render()`` frames/s of the single env with
   ``render_mode="rgb_array"`` at 256×256 (time inside ``render()`` only);
+* ``rl``: ``info_level="minimal"`` with ``pool_size=64`` (problems drawn from a seeded
+  pool, engines and state views kept per pool problem) after an untimed warm-up of
+  the same loop: the steady state of a long RL run; ``pddlgym-rl`` is the same
+  configuration with ``engine="pddlgym"``, so ``engine x`` (rl over pddlgym-rl)
+  compares the two engines with problem generation out of the picture;
 * ratios: ``single/FL``, ``min/FL`` (compiled single env over FrozenLake-v1) and
   ``single/pddlgym``.
 
@@ -44,11 +49,22 @@ from svot.domains import SPECS
 from svot.envs.registration import ENV_CLASSES, env_id
 
 
-def _single_rate(make, n_actions: int, seconds: float, seed: int, render: bool = False) -> dict:
-    """Steps/s of one env for ``seconds``; resets included; optional render() timing."""
+def _single_rate(make, n_actions: int, seconds: float, seed: int, render: bool = False, warmup: float = 0.0) -> dict:
+    """Steps/s of one env for ``seconds``; resets included; optional render() timing.
+
+    ``warmup`` seconds of the same loop run first, untimed (steady state of a long RL run).
+    """
     env = make()
     env.reset(seed=seed)
     actions = np.random.default_rng(seed).integers(n_actions, size=1 << 16).tolist()
+    n = 0
+    end = time.perf_counter() + warmup
+    while warmup and time.perf_counter() < end:
+        for _ in range(256):
+            _, _, term, trunc, _ = env.step(actions[n & 0xFFFF])
+            n += 1
+            if term or trunc:
+                env.reset()
     n = resets = 0
     t_reset = t_render = 0.0
     frames = 0
@@ -141,6 +157,7 @@ def main(argv=None) -> int:
     ap.add_argument("--pddlgym-seconds", type=float, default=None, help="budget for PDDLGym (default 5, quick 1)")
     ap.add_argument("--num-envs", type=int, default=1024)
     ap.add_argument("--pool-size", type=int, default=None, help="vector env problem pool (default: the env's)")
+    ap.add_argument("--single-pool", type=int, default=64, help="pool_size of the 'rl' single-env column (default 64)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--domains", default=",".join(ENV_CLASSES), help="comma-separated domain names")
     ap.add_argument("--no-pddlgym", action="store_true")
@@ -159,7 +176,7 @@ def main(argv=None) -> int:
 
     head = (
         f"{'env':<22}{'single':>9}{'single-min':>11}{'reset ms':>9}{'no-reset':>9}{'pddlgym':>9}{'FrozenLake':>11}"
-        f"{'vector':>9}{'pool s':>7}{'rgb fps':>9}{'single/FL':>10}{'min/FL':>8}{'single/pddlgym':>15}"
+        f"{'rl':>9}{'vector':>9}{'pool s':>7}{'rgb fps':>9}{'single/FL':>10}{'min/FL':>8}{'rl/FL':>7}{'single/pddlgym':>15}{'pddlgym-rl':>11}{'engine x':>9}"
     )
     print(f"# bench_envs: seed {args.seed}, {secs:g} s per cell (PDDLGym {psecs:g} s), vector at {args.num_envs} envs")
     print(head)
@@ -173,7 +190,16 @@ def main(argv=None) -> int:
         fl = _single_rate(lambda: gym.make("FrozenLake-v1", is_slippery=False), 4, secs, args.seed)
         full = _single_rate(lambda: gym.make(eid), n_actions, secs, args.seed)
         minimal = _single_rate(lambda: gym.make(eid, info_level="minimal"), n_actions, secs, args.seed)
+        pooled = _single_rate(
+            lambda: gym.make(eid, info_level="minimal", pool_size=args.single_pool), n_actions, secs, args.seed, warmup=secs
+        )
         pg = {"rate": float("nan")} if args.no_pddlgym else _pddlgym_rate(eid, n_actions, psecs, args.seed)
+        pg_rl = {"rate": float("nan")}
+        if not args.no_pddlgym:
+            pg_rl = _single_rate(
+                lambda: gym.make(eid, engine="pddlgym", info_level="minimal", pool_size=args.single_pool),
+                n_actions, psecs, args.seed, warmup=psecs,
+            )
         vec = _vector_rate(eid, args.num_envs, secs, args.seed, pool)
         fps = float("nan")
         if have_render:
@@ -185,15 +211,16 @@ def main(argv=None) -> int:
         print(
             f"{eid.removeprefix('SVoT/'):<22}{_fmt(full['rate']):>9}{_fmt(minimal['rate']):>11}{full['reset_ms']:>9.2f}"
             f"{_fmt(full['step_only']):>9}"
-            f"{_fmt(pg['rate']):>9}{_fmt(fl['rate']):>11}{_fmt(vec['rate']):>9}{vec['setup']:>7.1f}{_fmt(fps):>9}"
-            f"{full['rate'] / fl['rate']:>10.2f}{minimal['rate'] / fl['rate']:>8.2f}"
-            f"{over_pg:>15}",
+            f"{_fmt(pg['rate']):>9}{_fmt(fl['rate']):>11}{_fmt(pooled['rate']):>9}{_fmt(vec['rate']):>9}{vec['setup']:>7.1f}{_fmt(fps):>9}"
+            f"{full['rate'] / fl['rate']:>10.2f}{minimal['rate'] / fl['rate']:>8.2f}{pooled['rate'] / fl['rate']:>7.2f}"
+            f"{over_pg:>15}{_fmt(pg_rl['rate']):>11}{pooled['rate'] / pg_rl['rate']:>9.0f}",
             flush=True,
         )
     if not have_render:
         print("(rgb fps skipped: svot.render is not available)")
     print(
-        "single: gymnasium.make(id) default info; single-min: info_level='minimal'; reset ms: mean reset() "
+        "single: gymnasium.make(id) default info; single-min: info_level='minimal'; rl: info_level='minimal' with "
+        f"pool_size={args.single_pool}, after an untimed warm-up of the same loop (a long RL run's steady state); reset ms: mean reset() "
         "(problem sampling + solvability check), included in the rates; no-reset: single without the reset time; "
         "vector: env-steps/s via "
         "gymnasium.make_vec; pool s: make_vec + reset(seed) (pool generation)."

@@ -103,7 +103,13 @@ class DomainSpec:
         return int(round(len(problem.objects_of("cell")) ** 0.5))
 
     # --- reading states ----------------------------------------------------------
-    def state_dict(self, atoms: frozenset, size: int) -> dict:
+    def state_dict(self, atoms, size: int) -> dict:
+        """The state dict from the true atoms (any iterable of atom tuples).
+
+        It must read only the problem's own atoms (``at``, ``wall``, ``ball``...):
+        engines may leave out the grid statics all problems of a size share
+        (``adj``, ``ray``).
+        """
         raise NotImplementedError
 
     def cell_kinds(self, state: dict) -> dict[Cell, set[str]]:

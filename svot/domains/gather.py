@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, player_of
+from svot.domains.base import DomainSpec, Field, add_kind
 from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
 from svot.errors import ActionError
 
@@ -80,20 +80,28 @@ class GatherSpec(DomainSpec):
         return self.problem(size, name, init, goal)
 
     def state_dict(self, atoms, size: int) -> dict:
-        colours = sorted({a[2] for a in atoms if a[0] == "ball" or a[0] == "got"} | set(colours_for(size)), key=_colour_order)
-        balls = {c: [] for c in colours}
-        collected = {c: 0 for c in colours}
+        balls: dict[str, list] = {c: [] for c in colours_for(size)}
+        collected: dict[str, int] = {c: 0 for c in balls}
+        player = None
         for a in atoms:
-            if a[0] == "ball":
-                balls[a[2]].append(parse_cell(a[1]))
-            elif a[0] == "got":
-                collected[a[2]] += 1
+            head = a[0]
+            if head == "ball":
+                balls.setdefault(a[2], []).append(parse_cell(a[1]))
+                collected.setdefault(a[2], 0)
+            elif head == "got":
+                collected[a[2]] = collected.get(a[2], 0) + 1
+                balls.setdefault(a[2], [])
+            elif head == "at":
+                player = parse_cell(a[1])
+        if player is None:
+            raise ValueError("state has no (at ?c) atom")
+        colours = sorted(balls, key=_colour_order)
         return {
             "domain": self.name,
             "size": size,
-            "player": list(player_of(atoms)),
-            "balls": {c: sorted_cells(v) for c, v in balls.items()},
-            "collected": collected,
+            "player": list(player),
+            "balls": {c: sorted_cells(balls[c]) for c in colours},
+            "collected": {c: collected[c] for c in colours},
         }
 
     def cell_kinds(self, state: dict) -> dict:

@@ -6,6 +6,8 @@ neighbouring cells inside the grid only, so the grid's edge needs no rule.
 
 from __future__ import annotations
 
+import functools
+
 from svot.errors import ProblemError
 
 DIRECTIONS = ("up", "down", "left", "right")
@@ -18,6 +20,7 @@ def cell_name(cell: Cell) -> str:
     return f"c_{cell[0]}_{cell[1]}"
 
 
+@functools.lru_cache(maxsize=65_536)  # a few hundred cell names; read on every state
 def parse_cell(name: str) -> Cell:
     parts = name.split("_")
     if len(parts) != 3 or parts[0] != "c" or not parts[1].isdigit() or not parts[2].isdigit():
@@ -55,3 +58,4 @@ def adjacency_atoms(size: int) -> list[tuple]:
 def sorted_cells(cs) -> list[list[int]]:
     """Cells as JSON lists, row-major."""
     return [[r, c] for r, c in sorted(cs)]
+

@@ -497,8 +497,12 @@ class SharedGroundedEngine:
         raise ProblemError(f"internal actions of {self.domain.name!r} did not settle: the domain loops")
 
     def true_atoms(self, state: int) -> frozenset[Atom]:
+        return self.shared.shared_static.union(self.state_atoms(state))
+
+    def state_atoms(self, state: int) -> list[Atom]:
+        """The true atoms of this problem's own, without the grid statics every problem shares (``adj``, ``ray``)."""
         fl = self.task.fluents
-        return self.shared.shared_static.union([fl[i] for i in set_bits(state)])
+        return [fl[i] for i in set_bits(state)]
 
     def atom_strings(self, state: int) -> list[str]:
         fs = self.shared._fluent_str

@@ -4,6 +4,20 @@ The env owns no dynamics: it asks a :class:`~svot.domains.DomainSpec` how agent
 actions map to PDDL action literals and how atoms read as a state, steps an
 engine built from the domain's PDDL file, and draws problems from
 :mod:`svot.problem_gen` with ``self.np_random``.
+
+Keyword arguments (``gymnasium.make(id, **kwargs)``):
+
+* ``engine``: ``"grounded"`` (default, compiled from the PDDL) or ``"pddlgym"``
+  (PDDLGym's own successor function, the reference; slow).
+* ``info_level``: ``"full"`` (default: ``state``, ``state_text``, ``atoms``,
+  ``applicable``), ``"state"`` (no text or atoms) or ``"minimal"``
+  (``applicable`` only; the fastest, for RL).
+* ``pool_size``: ``None`` (default) samples a fresh solvable problem at every
+  reset; an int draws every reset from a pool of that many problems generated
+  once from the seed (:mod:`svot.envs.pool`), so RL loops never wait on a
+  solvability search.
+* ``image_size`` (default 256), ``render_mode`` (``"rgb_array"``, ``"ansi"``),
+  ``allow_any_size`` (sizes outside Table 5).
 """
 
 from __future__ import annotations
@@ -26,7 +40,8 @@ from svot.pddl import Problem, load_domain, parse_problem
 SPLITS = ("id", "ood")
 RESET_OPTIONS = ("problem",)
 INFO_LEVELS = ("full", "state", "minimal")
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT = 200_000  # states whose views are kept, per problem
+_POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
 
 
 class SVoTEnv(gym.Env):
@@ -44,6 +59,7 @@ class SVoTEnv(gym.Env):
         image_size: int = 256,
         info_level: str = "full",
         allow_any_size: bool = False,
+        pool_size: int | None = None,
     ):
         self.dspec: DomainSpec = get_spec(self.domain_name)
         size = self.dspec.sizes[0] if size is None else size
@@ -65,6 +81,12 @@ class SVoTEnv(gym.Env):
         self.engine_kind = engine
         self.image_size = image_size
         self.info_level = info_level
+        if pool_size is not None and (isinstance(pool_size, bool) or not isinstance(pool_size, int) or pool_size < 1):
+            raise ConfigError(f"pool_size must be a positive int or None, got {pool_size!r}")
+        self.pool_size = pool_size
+        self.pool_seed: int | None = None
+        self._pool: tuple = ()
+        self._pool_engines: dict[int, tuple] = {}  # pool index -> (engine, view cache)
         self.pddl_domain = load_domain(self.dspec.pddl)
         n_kinds = len(self.dspec.kinds)
         self.action_space = spaces.Discrete(self.dspec.n_actions(self.size))
@@ -91,6 +113,8 @@ class SVoTEnv(gym.Env):
     # --- episode -----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
+        if options is not None and not isinstance(options, dict):
+            raise ConfigError(f"reset options must be a dict such as {{'problem': ...}}, got {type(options).__name__}")
         options = dict(options or {})
         unknown = sorted(set(options) - set(RESET_OPTIONS))
         if unknown:
@@ -98,13 +122,15 @@ class SVoTEnv(gym.Env):
         if options.get("problem") is not None:
             self.problem = self._load_problem(options["problem"])
             self.plan = None
+            self.engine, self._cache = self._make_engine(self.problem), {}
+        elif self.pool_size is not None:
+            self._reset_from_pool(seed)
         else:
             from svot.problem_gen import generate
 
             gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True)
             self.problem, self.plan = gen.problem, list(gen.plan)
-        self.engine = self._make_engine(self.problem)
-        self._cache = {}
+            self.engine, self._cache = self._make_engine(self.problem), {}
         self._state = self.engine.initial()
         self._view = self._read(self._state)
         return self._view["obs"].copy(), self._info(applicable=True)
@@ -119,6 +145,28 @@ class SVoTEnv(gym.Env):
         terminated = self._view["goal"] or self._view["failed"]
         reward = 1.0 if self._view["goal"] else 0.0
         return self._view["obs"].copy(), reward, terminated, False, self._info(applicable=applied)
+
+    def _reset_from_pool(self, seed: int | None) -> None:
+        """Draw the episode's problem from the pool (built at the first or a seeded reset).
+
+        Engines and their state caches are kept per pool problem, so a reset
+        costs a dictionary lookup once a problem has been played.
+        """
+        if seed is not None or not self._pool:
+            pool_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63 - 1))
+            if pool_seed != self.pool_seed or not self._pool:
+                from svot.envs.pool import generated_pool
+
+                self._pool = generated_pool(self.dspec.name, self.size, self.split, pool_seed, self.pool_size)
+                self._pool_engines = {}
+                self.pool_seed = pool_seed
+        j = int(self.np_random.integers(len(self._pool)))
+        gen = self._pool[j]
+        self.problem, self.plan = gen.problem, list(gen.plan)
+        kept = self._pool_engines.get(j)
+        if kept is None:
+            kept = self._pool_engines[j] = (self._make_engine(self.problem), {})
+        self.engine, self._cache = kept
 
     def _make_engine(self, problem: Problem):
         """The engine for ``problem``: for ``"grounded"``, a binding to the grounding this (domain, size)
@@ -175,7 +223,9 @@ class SVoTEnv(gym.Env):
         view = self._cache.get(state)
         if view is not None:
             return view
-        atoms = self.engine.true_atoms(state)
+        # a spec reads the problem's own atoms; the shared grid statics (adj, ray) are hundreds more
+        own = getattr(self.engine, "state_atoms", None)
+        atoms = own(state) if own is not None else self.engine.true_atoms(state)
         sd = self.dspec.state_dict(atoms, self.size)
         obs = np.zeros((self.size, self.size), np.uint8)
         kind_bit = self._kind_bit
@@ -195,8 +245,12 @@ class SVoTEnv(gym.Env):
 
             view["state_text"] = describe(self.dspec, sd)
             strings = getattr(self.engine, "atom_strings", None)  # the same sorted strings, faster
-            view["atoms"] = strings(state) if strings is not None else sorted("(" + " ".join(a) + ")" for a in atoms)
-        if len(self._cache) < _CACHE_LIMIT:
+            view["atoms"] = (
+                strings(state)
+                if strings is not None
+                else sorted("(" + " ".join(a) + ")" for a in self.engine.true_atoms(state))
+            )
+        if len(self._cache) < (_CACHE_LIMIT if self.pool_size is None else _POOL_CACHE_LIMIT):
             self._cache[state] = view
         return view
 

@@ -76,7 +76,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections import OrderedDict
 from typing import Any, Sequence
 
 import gymnasium as gym
@@ -88,6 +87,7 @@ from gymnasium.vector.utils import batch_space
 from svot.domains import DomainSpec, get_spec
 from svot.domains.base import DomainSpec as _BaseSpec
 from svot.engine.vector import ProblemBatch, VectorEngine
+from svot.envs.pool import generated_pool
 from svot.errors import ActionError, ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
 
@@ -96,8 +96,6 @@ log = logging.getLogger(__name__)
 SPLITS = ("id", "ood")
 INFO_LEVELS = ("minimal", "state", "full")
 MIN_DEFAULT_POOL_SIZE, MAX_DEFAULT_POOL_SIZE = 64, 1024  # default pool: 2·num_envs, clamped
-_POOLS: OrderedDict = OrderedDict()  # (domain, size, split, seed, pool_size, any) -> tuple[Problem]
-_MAX_POOLS = 16
 _ENGINES: dict = {}  # (domain, size) -> VectorEngine
 # Σ_k 2^(56-7k): byte k (bit 8k) lands on bit 56+k; other products fall below bit 56 or overflow
 _GATHER_BYTES = np.uint64(0x0102040810204080)
@@ -107,25 +105,8 @@ _GATHER_BYTES = np.uint64(0x0102040810204080)
 def problem_pool(
     domain: str, size: int, split: str, seed: int, pool_size: int, allow_any_size: bool = False
 ) -> tuple[Problem, ...]:
-    """``pool_size`` generated problems, deterministic in ``seed`` (cached).
-
-    Problem ``j`` is the ``j``-th draw of :func:`svot.problem_gen.generate` from
-    one generator seeded with ``SeedSequence(seed, spawn_key=(1,))``, so a
-    smaller pool is a prefix of a larger one.
-    """
-    key = (domain, size, split, int(seed), int(pool_size), bool(allow_any_size))
-    pool = _POOLS.get(key)
-    if pool is not None:
-        _POOLS.move_to_end(key)
-        return pool
-    from svot.problem_gen import generate
-
-    rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(1,)))
-    pool = tuple(generate(domain, size, split, rng, allow_any_size=True).problem for _ in range(int(pool_size)))
-    _POOLS[key] = pool
-    while len(_POOLS) > _MAX_POOLS:
-        _POOLS.popitem(last=False)
-    return pool
+    """``pool_size`` generated problems, deterministic in ``seed`` (cached; see :mod:`svot.envs.pool`)."""
+    return tuple(g.problem for g in generated_pool(domain, size, split, seed, pool_size))
 
 
 def engine_for(spec: DomainSpec, size: int, problems: Sequence[Problem]) -> VectorEngine:
@@ -340,6 +321,8 @@ class SVoTVectorEnv(VectorEnv):
 
     # --- episode ----------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if options is not None and not isinstance(options, dict):
+            raise ConfigError(f"reset options must be a dict such as {{'reset_mask': ...}}, got {type(options).__name__}")
         options = dict(options or {})
         unknown = sorted(set(options) - {"reset_mask"})
         if unknown:

@@ -165,3 +165,31 @@ def test_bad_constructor_arguments():
         svot.envs.MazeEnv(size=5, engine="fast")
     with pytest.raises(ConfigError, match="unknown render_mode"):
         svot.envs.MazeEnv(size=5, render_mode="human")
+
+
+def test_problem_pool_draws_from_seeded_pool():
+    a = gym.make("SVoT/FrozenLake-4x4-v0", pool_size=8).unwrapped
+    b = gym.make("SVoT/FrozenLake-4x4-v0", pool_size=8).unwrapped
+    names = set()
+    a.reset(seed=7)
+    b.reset(seed=7)
+    for _ in range(40):
+        _, ia = a.reset()
+        _, ib = b.reset()
+        assert ia == ib and a.problem == b.problem
+        names.add(a.problem.name)
+        assert a.plan is not None
+    assert 2 <= len(names) <= 8  # draws repeat: they come from the 8-problem pool
+    from svot.envs.pool import generated_pool
+
+    assert names <= {g.problem.name for g in generated_pool("frozenlake", 4, "id", 7, 8)}
+    # a pooled episode plays exactly like the same problem given explicitly
+    c = gym.make("SVoT/FrozenLake-4x4-v0").unwrapped
+    _, ic = c.reset(options={"problem": a.problem})
+    _, ia = a.reset(seed=7)
+    c.reset(options={"problem": a.problem})
+    for act in a.plan:
+        ra, rc = a.step(act), c.step(act)
+        assert ra[1:] == rc[1:]
+    with pytest.raises(ConfigError, match="pool_size"):
+        svot.envs.MazeEnv(size=5, pool_size=0)
