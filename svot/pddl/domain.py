@@ -77,7 +77,9 @@ def domain_path(name: str) -> Path:
 
 @functools.lru_cache(maxsize=None)
 def load_domain(name: str) -> Domain:
-    """Parse a shipped domain (cached)."""
+    """Parse a shipped domain by name, or any domain file by path (cached)."""
+    if name.endswith(".pddl") or os.sep in name:
+        return load_domain_file(name)
     return load_domain_file(domain_path(name))
 
 
@@ -105,6 +107,18 @@ def _check_domain_text(text: str, source: str) -> None:
     define = sexpr.read(text, source)
     if define.head() != "define":
         raise PDDLError("a domain file must start with '(define'", source=source, line=define.line)
+    head = define.items[1] if len(define.items) > 1 else None
+    if not (
+        isinstance(head, sexpr.SList) and head.head() == "domain" and len(head.items) == 2
+        and isinstance(head.items[1], sexpr.Sym)
+    ):
+        raise PDDLError("expected '(domain <name>)' after 'define'", source=source, line=define.line)
+    types_node = sexpr.section(define, ":types")
+    parent: dict[str, str] = {"object": ""}
+    if types_node is not None:
+        for t, p, _line in sexpr.parse_typed_list(types_node.items[1:], source):
+            parent[t] = p
+            parent.setdefault(p, "object")
     if "(:actions" not in text.lower():
         raise PDDLError(
             "missing the '; (:actions ...)' line that names the agent's action predicates",
@@ -113,17 +127,39 @@ def _check_domain_text(text: str, source: str) -> None:
     preds = sexpr.section(define, ":predicates")
     if preds is None:
         raise PDDLError("missing (:predicates ...)", source=source, line=define.line)
-    arity: dict[str, int] = {}
+    arg_types: dict[str, list[str]] = {}
     for item in preds.items[1:]:
         if not isinstance(item, sexpr.SList) or item.head() is None:
             raise PDDLError("each predicate must be written '(name ?arg - type ...)'", source=source, line=preds.line)
-        arity[item.head()] = len(sexpr.parse_typed_list(item.items[1:], source))
+        if item.head() in arg_types:
+            raise PDDLError(f"predicate {item.head()!r} declared twice", source=source, line=item.line)
+        args = sexpr.parse_typed_list(item.items[1:], source)
+        for _v, t, line in args:
+            _check_type(t, parent, f"predicate {item.head()!r}", source, line)
+        arg_types[item.head()] = [t for _v, t, _line in args]
     for item in define.items:
         if isinstance(item, sexpr.SList) and item.head() == ":action":
-            _check_action(item, arity, source)
+            _check_action(item, arg_types, parent, source)
 
 
-def _check_action(action: sexpr.SList, arity: dict[str, int], source: str) -> None:
+def _check_type(type_name: str, parent: dict[str, str], what: str, source: str, line: int) -> None:
+    if type_name not in parent:
+        known = ", ".join(sorted(t for t in parent if t != "object")) or "none"
+        raise PDDLError(f"{what} uses undeclared type {type_name!r} (declared types: {known})", source=source, line=line)
+
+
+def _is_a(type_name: str, want: str, parent: dict[str, str]) -> bool:
+    seen = set()
+    while type_name and type_name not in seen:
+        if type_name == want:
+            return True
+        seen.add(type_name)
+        type_name = parent.get(type_name, "")
+    return want == "object"
+
+
+def _check_action(action: sexpr.SList, arg_types: dict[str, list[str]], parent: dict[str, str], source: str) -> None:
+    arity = {p: len(ts) for p, ts in arg_types.items()}
     name = action.items[1].text if len(action.items) > 1 and isinstance(action.items[1], sexpr.Sym) else "?"
     parts = {}
     items = action.items[2:]
@@ -133,7 +169,12 @@ def _check_action(action: sexpr.SList, arity: dict[str, int], source: str) -> No
     for key in (":parameters", ":precondition", ":effect"):
         if key not in parts:
             raise PDDLError(f"action {name!r} has no {key}", source=source, line=action.line)
-    params = {v for v, _, _ in sexpr.parse_typed_list(parts[":parameters"].items, source)}
+    if not isinstance(parts[":parameters"], sexpr.SList):
+        raise PDDLError(f"action {name!r}: :parameters must be a '(...)' list", source=source, line=action.line)
+    params = {}
+    for v, t, line in sexpr.parse_typed_list(parts[":parameters"].items, source):
+        _check_type(t, parent, f"action {name!r} parameter {v}", source, line)
+        params[v] = t
 
     def walk(node) -> None:
         if not isinstance(node, sexpr.SList):
@@ -158,10 +199,16 @@ def _check_action(action: sexpr.SList, arity: dict[str, int], source: str) -> No
                 source=source,
                 line=node.line,
             )
-        for arg in args:
+        for arg, want in zip(args, arg_types[head]):
             if isinstance(arg, sexpr.Sym) and arg.text.startswith("?") and arg.text not in params:
                 raise PDDLError(
                     f"action {name!r} uses variable {arg.text} that is not among its :parameters",
+                    source=source,
+                    line=arg.line,
+                )
+            if isinstance(arg, sexpr.Sym) and arg.text in params and not _is_a(params[arg.text], want, parent):
+                raise PDDLError(
+                    f"action {name!r}: {arg.text} is a {params[arg.text]}, but {head!r} wants a {want} there",
                     source=source,
                     line=arg.line,
                 )

@@ -51,6 +51,20 @@ _MODULES = {
 }
 
 
+def register_generator(domain: str, module, *, sizes: tuple[int, ...]) -> None:
+    """Add a sampler for a new domain.
+
+    ``module`` is any object with ``generate(size, split, rng) -> Generated``
+    (and optionally ``sampling_params(size, split)``), like the modules here;
+    ``sizes`` are the domain's nominal sizes.
+    """
+    key = str(domain).lower()
+    if not callable(getattr(module, "generate", None)):
+        raise ConfigError(f"generator for {domain!r} has no generate(size, split, rng) function")
+    PARAMS[key] = {"sizes": tuple(sizes)}
+    _MODULES[key] = module
+
+
 def generate(
     domain: str, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False
 ) -> Generated:
@@ -120,6 +134,7 @@ def solve(
 
 __all__ = [
     "DOMAINS",
+    "register_generator",
     "PARAMS",
     "SPLITS",
     "Generated",

@@ -106,7 +106,7 @@ class Generated:
 def check_args(domain: str, size: Any, split: Any, allow_any_size: bool = False) -> tuple[str, int, str]:
     key = str(domain).lower()
     if key not in PARAMS:
-        raise ConfigError(f"unknown domain {domain!r}; choose one of {', '.join(DOMAINS)}")
+        raise ConfigError(f"unknown domain {domain!r}; choose one of {', '.join(PARAMS)}")
     sizes = PARAMS[key]["sizes"]
     if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
         raise ConfigError(f"{key} size must be an int, got {size!r}; Table 5 sizes are {', '.join(map(str, sizes))}")

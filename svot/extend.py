@@ -1,0 +1,63 @@
+"""Adding a grid domain from outside the package: one call after four pieces.
+
+A new domain needs (see README, "Adding a domain"):
+
+1. a PDDL domain file (STRIPS with negative preconditions, PDDLGym's
+   ``; (:actions ...)`` line);
+2. a :class:`~svot.domains.DomainSpec` subclass: ``pddl`` (the file's path),
+   ``kinds``, ``fields``, ``problem_from_state``, ``state_dict``, ``cell_kinds``;
+3. a generator: an object with ``generate(size, split, rng) -> Generated``;
+4. this call, which registers all three and the Gymnasium ids
+   ``SVoT/<Title>-NxN-v0`` and ``SVoT/<Title>-NxN-OOD-v0``.
+
+Sprites for unknown kinds are drawn by the renderer automatically (a distinct
+shape and colour per kind name); a spec may set ``sprites`` to choose them.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+
+from svot.domains import DomainSpec, register_spec
+from svot.envs.base import SVoTEnv
+from svot.envs.registration import ENV_CLASSES, env_id, max_episode_steps
+from svot.errors import ConfigError
+from svot.pddl import load_domain
+from svot.problem_gen import register_generator
+
+
+def register_domain(spec: DomainSpec, generator, *, env_class: type[SVoTEnv] | None = None) -> list[str]:
+    """Register ``spec``, its ``generator`` and its env ids; returns the new ids."""
+    if not isinstance(spec, DomainSpec):
+        raise ConfigError(f"spec must be a svot.domains.DomainSpec instance, got {type(spec).__name__}")
+    load_domain(spec.pddl)  # parse now: a malformed file fails here, with its line
+    register_spec(spec)
+    register_generator(spec.name, generator, sizes=spec.sizes)
+    if env_class is None:
+        env_class = type(f"{spec.title}Env", (SVoTEnv,), {"domain_name": spec.name, "__doc__": spec.__doc__})
+    ENV_CLASSES[spec.name] = env_class
+    ids = []
+    for size in spec.sizes:
+        for split in ("id", "ood"):
+            eid = env_id(spec.name, size, split)
+            if eid not in gym.registry:
+                gym.register(id=eid, entry_point=env_class, max_episode_steps=max_episode_steps(size),
+                             kwargs={"size": size, "split": split})
+            ids.append(eid)
+    return ids
+
+
+def unregister_domain(name: str) -> None:
+    """Undo :func:`register_domain` (the spec, the generator and the env ids)."""
+    from svot.domains import SPECS
+    from svot.problem_gen import _MODULES, PARAMS
+
+    spec = SPECS.get(name)
+    if spec is not None:
+        for size in spec.sizes:
+            for split in ("id", "ood"):
+                gym.registry.pop(env_id(name, size, split), None)
+    SPECS.pop(name, None)
+    ENV_CLASSES.pop(name, None)
+    _MODULES.pop(name, None)
+    PARAMS.pop(name, None)
