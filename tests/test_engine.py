@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from svot.domains import get_spec
 from svot.engine import GroundTask, bfs_plan, make_engine

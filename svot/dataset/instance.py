@@ -235,70 +235,6 @@ class Instance:
         return render_state(get_spec(self.domain), self.states[i], image_size)
 
 
-class _TaskEngine:
-    """Steps a problem on a :class:`~svot.engine.GroundTask`: ``step``/``trace`` as
-    :class:`~svot.engine.GroundedEngine` does, from any initial bitset.
-
-    With the per-(domain, size) shared grounding of :mod:`svot.problem_gen`
-    (walls, holes... kept as fluent bits no action changes) a map needs no
-    grounding of its own; any other problem falls back to a per-problem
-    :class:`~svot.engine.GroundTask`.
-    """
-
-    def __init__(self, task, init: int, goal_pos: int, goal_neg: int, internal: tuple[str, ...]):
-        self.task = task
-        self.init = init
-        self.goal_pos, self.goal_neg = goal_pos, goal_neg
-        self.internal_keys = tuple(k for k in task.keys() if k[0] in internal)
-        self._limit = len(task.actions) + 1
-
-    @classmethod
-    def for_problem(cls, spec, size: int, problem: Problem, pddl) -> "_TaskEngine":
-        from svot.errors import ProblemError
-
-        try:
-            from svot.problem_gen.common import shared_grounding
-
-            bound = shared_grounding(spec.name, size).bind(problem)
-            return cls(bound.grounding.task, bound.init, bound.goal_pos, bound.goal_neg, spec.internal)
-        except (ProblemError, ImportError, KeyError):
-            from svot.engine import GroundTask
-
-            task = GroundTask(pddl, problem)
-            if not task.goal_reachable_statically:
-                return cls(task, task.init, -1, 0, spec.internal)
-            return cls(task, task.init, task.goal_pos, task.goal_neg, spec.internal)
-
-    def initial(self) -> int:
-        return self.init
-
-    def trace(self, state: int, key: tuple) -> tuple[int, list]:
-        ga = self.task.find(state, key)
-        if ga is None:
-            return state, []
-        applied = [ga]
-        state = ga.apply(state)
-        for _ in range(self._limit):
-            for k in self.internal_keys:
-                nxt = self.task.find(state, k)
-                if nxt is not None:
-                    applied.append(nxt)
-                    state = nxt.apply(state)
-                    break
-            else:
-                return state, applied
-        raise DatasetError(f"internal actions of {self.task.domain.name!r} did not settle")
-
-    def step(self, state: int, key: tuple) -> tuple[int, bool]:
-        nxt, applied = self.trace(state, key)
-        return nxt, bool(applied)
-
-    def true_atoms(self, state: int) -> frozenset:
-        return self.task.true_atoms(state)
-
-    def is_goal(self, state: int) -> bool:
-        return state & self.goal_pos == self.goal_pos and not state & self.goal_neg
-
 
 class MapContext:
     """A map's engine and how its states read, shared by all its sequences."""
@@ -309,7 +245,7 @@ class MapContext:
         self.size = size
         self.problem = problem
         self.pddl = load_domain(self.spec.pddl)
-        self.engine = _TaskEngine.for_problem(self.spec, size, problem, self.pddl)
+        self.engine = self.spec.make_engine(problem)
         self.n_actions = self.spec.n_actions(size)
         self.keys = [self.spec.action_key(a, size) for a in range(self.n_actions)]
         self.texts = [self.spec.action_text(a, size) for a in range(self.n_actions)]

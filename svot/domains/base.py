@@ -99,6 +99,36 @@ class DomainSpec:
             goal=tuple(sorted(goal)),
         )
 
+    def make_engine(self, problem: Problem, kind: str = "grounded"):
+        """An engine for ``problem``.
+
+        ``"grounded"`` binds the problem to the grounding every problem of its
+        size shares (:func:`svot.engine.grounded.shared_grounding`: grid statics
+        folded, walls/holes/goals as bits), so nothing is grounded per problem;
+        a problem with other objects or grid atoms gets its own
+        :class:`~svot.engine.GroundedEngine`. ``"pddlgym"`` is the reference.
+        """
+        from svot.engine import make_engine
+        from svot.errors import ProblemError
+        from svot.pddl import load_domain
+
+        domain = load_domain(self.pddl)
+        if kind == "grounded":
+            from svot.engine.grounded import SharedGroundedEngine, shared_grounding
+
+            size = self.size_of(problem)
+            shared = shared_grounding(
+                domain,
+                self.base_objects(size),
+                [a for a in self.base_atoms(size) if a[0] in domain.static_predicates],
+                self.internal,
+            )
+            try:
+                return SharedGroundedEngine(shared, problem)
+            except ProblemError:
+                pass
+        return make_engine(kind, domain, problem, self.internal)
+
     def size_of(self, problem: Problem) -> int:
         return int(round(len(problem.objects_of("cell")) ** 0.5))
 

@@ -233,21 +233,18 @@ class GroundTask:
         )
 
 
-class GroundedEngine:
-    """:class:`GroundTask` behind the :class:`~svot.engine.base.Engine` interface."""
+class _Stepping:
+    """``step``/``trace``/``settle`` over a ``find(state, key)``: the agent's ground action,
+    then internal action literals (``self.internal_keys``) while one applies."""
 
-    def __init__(self, domain: Domain, problem: Problem, internal: tuple[str, ...] = ()):
-        self.domain = domain
-        self.problem = problem
-        self.task = GroundTask(domain, problem)
-        self.internal_keys = tuple(k for k in self.task.keys() if k[0] in internal)
-        self._limit = len(self.task.actions) + 1
+    internal_keys: tuple = ()
+    _limit: int = 1
 
-    def initial(self) -> int:
-        return self.task.init
+    def _find(self, state: int, key: tuple) -> GroundAction | None:
+        raise NotImplementedError
 
     def step(self, state: int, action: tuple) -> tuple[int, bool]:
-        ga = self.task.find(state, action)
+        ga = self._find(state, action)
         if ga is None:
             return state, False
         state = (state & ~ga.delete) | ga.add
@@ -257,33 +254,48 @@ class GroundedEngine:
 
     def trace(self, state: int, action: tuple) -> tuple[int, list[GroundAction]]:
         """Like :meth:`step`, but returns the ground actions applied (internal ones included)."""
-        ga = self.task.find(state, action)
+        ga = self._find(state, action)
         if ga is None:
             return state, []
         applied = [ga]
         state = ga.apply(state)
+        if self.internal_keys:
+            state, more = self._settle(state)
+            applied += more
+        return state, applied
+
+    def settle(self, state: int) -> int:
+        """Apply internal action literals while one applies (a macro action completing)."""
+        return self._settle(state)[0]
+
+    def _settle(self, state: int) -> tuple[int, list[GroundAction]]:
+        find = self._find
+        applied = []
         for _ in range(self._limit):
             for key in self.internal_keys:
-                nxt = self.task.find(state, key)
-                if nxt is not None:
-                    applied.append(nxt)
-                    state = nxt.apply(state)
+                ga = find(state, key)
+                if ga is not None:
+                    applied.append(ga)
+                    state = (state & ~ga.delete) | ga.add
                     break
             else:
                 return state, applied
         raise ProblemError(f"internal actions of {self.domain.name!r} did not settle: the domain loops")
 
-    def settle(self, state: int) -> int:
-        """Apply internal action literals while one applies (a macro action completing)."""
-        for _ in range(self._limit):
-            for key in self.internal_keys:
-                ga = self.task.find(state, key)
-                if ga is not None:
-                    state = (state & ~ga.delete) | ga.add
-                    break
-            else:
-                return state
-        raise ProblemError(f"internal actions of {self.domain.name!r} did not settle: the domain loops")
+
+class GroundedEngine(_Stepping):
+    """:class:`GroundTask` behind the :class:`~svot.engine.base.Engine` interface."""
+
+    def __init__(self, domain: Domain, problem: Problem, internal: tuple[str, ...] = ()):
+        self.domain = domain
+        self.problem = problem
+        self.task = GroundTask(domain, problem)
+        self._find = self.task.find
+        self.internal_keys = tuple(k for k in self.task.keys() if k[0] in internal)
+        self._limit = len(self.task.actions) + 1
+
+    def initial(self) -> int:
+        return self.task.init
 
     def true_atoms(self, state: int) -> frozenset[Atom]:
         return self.task.true_atoms(state)
@@ -408,7 +420,7 @@ class SharedGrounding:
         return None
 
 
-class SharedGroundedEngine:
+class SharedGroundedEngine(_Stepping):
     """One problem on a :class:`SharedGrounding`: the :class:`GroundedEngine` interface, no grounding of its own.
 
     States are ints over the shared grounding's atoms; ``true_atoms``,
@@ -421,7 +433,9 @@ class SharedGroundedEngine:
         self.domain = shared.domain
         self.problem = problem
         self.task = shared.task
+        self._find = shared.find
         self.internal_keys = shared.internal_keys
+        self._limit = shared._limit
         bit = shared.task.bit
         fold = shared.fold
         static = shared.shared_static
@@ -457,44 +471,6 @@ class SharedGroundedEngine:
 
     def initial(self) -> int:
         return self.init
-
-    def step(self, state: int, action: tuple) -> tuple[int, bool]:
-        ga = self.shared.find(state, action)
-        if ga is None:
-            return state, False
-        state = (state & ~ga.delete) | ga.add
-        if self.internal_keys:
-            state = self.settle(state)
-        return state, True
-
-    def trace(self, state: int, action: tuple) -> tuple[int, list[GroundAction]]:
-        ga = self.shared.find(state, action)
-        if ga is None:
-            return state, []
-        applied = [ga]
-        state = ga.apply(state)
-        for _ in range(self.shared._limit):
-            for key in self.internal_keys:
-                nxt = self.shared.find(state, key)
-                if nxt is not None:
-                    applied.append(nxt)
-                    state = nxt.apply(state)
-                    break
-            else:
-                return state, applied
-        raise ProblemError(f"internal actions of {self.domain.name!r} did not settle: the domain loops")
-
-    def settle(self, state: int) -> int:
-        find = self.shared.find
-        for _ in range(self.shared._limit):
-            for key in self.internal_keys:
-                ga = find(state, key)
-                if ga is not None:
-                    state = (state & ~ga.delete) | ga.add
-                    break
-            else:
-                return state
-        raise ProblemError(f"internal actions of {self.domain.name!r} did not settle: the domain loops")
 
     def true_atoms(self, state: int) -> frozenset[Atom]:
         return self.shared.shared_static.union(self.state_atoms(state))

@@ -32,7 +32,6 @@ import numpy as np
 from gymnasium import spaces
 
 from svot.domains import DomainSpec, get_spec
-from svot.engine import make_engine
 from svot.engine.base import ENGINES
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
@@ -47,7 +46,7 @@ _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
 class SVoTEnv(gym.Env):
     """Base class of the SVoT grid environments (see each domain's subclass)."""
 
-    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["rgb_array", "ansi", "human"], "render_fps": 4}
     domain_name: ClassVar[str]
 
     def __init__(
@@ -100,6 +99,7 @@ class SVoTEnv(gym.Env):
         self._state = None
         self._view: dict = {}
         self._cache: dict = {}
+        self._window = None  # the pygame window of render_mode="human" (svot.envs.human)
 
     # --- actions ----------------------------------------------------------------
     def action_text(self, action: int) -> str:
@@ -133,6 +133,8 @@ class SVoTEnv(gym.Env):
             self.engine, self._cache = self._make_engine(self.problem), {}
         self._state = self.engine.initial()
         self._view = self._read(self._state)
+        if self.render_mode == "human":
+            self.render()
         return self._view["obs"].copy(), self._info(applicable=True)
 
     def step(self, action):
@@ -144,6 +146,8 @@ class SVoTEnv(gym.Env):
         self._view = self._read(self._state)
         terminated = self._view["goal"] or self._view["failed"]
         reward = 1.0 if self._view["goal"] else 0.0
+        if self.render_mode == "human":
+            self.render()
         return self._view["obs"].copy(), reward, terminated, False, self._info(applicable=applied)
 
     def _reset_from_pool(self, seed: int | None) -> None:
@@ -169,27 +173,7 @@ class SVoTEnv(gym.Env):
         self.engine, self._cache = kept
 
     def _make_engine(self, problem: Problem):
-        """The engine for ``problem``: for ``"grounded"``, a binding to the grounding this (domain, size)
-        shares (:class:`~svot.engine.grounded.SharedGrounding`: no per-problem grounding, same
-        transitions, atoms and goal test as :class:`~svot.engine.GroundedEngine`); problems with
-        other objects or grid atoms, and ``"pddlgym"``, go through :func:`~svot.engine.make_engine`."""
-        if self.engine_kind == "grounded":
-            from svot.engine.grounded import SharedGroundedEngine, shared_grounding
-
-            shared = self.__dict__.get("_shared_grounding")
-            if shared is None:
-                dom = self.pddl_domain
-                shared = self._shared_grounding = shared_grounding(
-                    dom,
-                    self.dspec.base_objects(self.size),
-                    [a for a in self.dspec.base_atoms(self.size) if a[0] in dom.static_predicates],
-                    self.dspec.internal,
-                )
-            try:
-                return SharedGroundedEngine(shared, problem)
-            except ProblemError:
-                pass
-        return make_engine(self.engine_kind, self.pddl_domain, problem, self.dspec.internal)
+        return self.dspec.make_engine(problem, self.engine_kind)
 
     def _load_problem(self, problem: Any) -> Problem:
         if isinstance(problem, Problem):
@@ -284,7 +268,22 @@ class SVoTEnv(gym.Env):
             return render_ansi(self.dspec, self._view["state"])
         from svot.render.image import render_state
 
-        return render_state(self.dspec, self._view["state"], self.image_size)
+        frame = render_state(self.dspec, self._view["state"], self.image_size)
+        if self.render_mode == "human":
+            if self._window is None:
+                from svot.envs.human import HumanWindow
+
+                title = self.spec.id if self.spec is not None else f"SVoT {self.dspec.title} {self.size}x{self.size}"
+                self._window = HumanWindow(title, self.metadata.get("render_fps"))
+            self._window.show(frame)
+            return None
+        return frame
+
+    def close(self):
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+        super().close()
 
 
 def _copy_state(state: dict) -> dict:

@@ -131,7 +131,7 @@ def test_problem_name_is_the_layout_digest():
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_solve_from_problem_and_state_matches_generation(domain):
     rng = np.random.default_rng(9)
-    spec = get_spec(domain)
+    get_spec(domain)  # a known domain
     for size in PARAMS[domain]["sizes"]:
         g = generate(domain, size, "id", rng)
         assert solve(domain, g.problem) == g.plan
@@ -144,7 +144,7 @@ def test_solve_from_a_mid_sequence_state(domain):
     from svot.problem_gen.common import shared_grounding
 
     rng = np.random.default_rng(4)
-    spec = get_spec(domain)
+    get_spec(domain)  # a known domain
     size = PARAMS[domain]["sizes"][1]
     grounding = shared_grounding(domain, size)
     for _ in range(10):
