@@ -144,7 +144,7 @@ def test_solve_from_a_mid_sequence_state(domain):
     from svot.problem_gen.common import shared_grounding
 
     rng = np.random.default_rng(4)
-    get_spec(domain)  # a known domain
+    spec = get_spec(domain)
     size = PARAMS[domain]["sizes"][1]
     grounding = shared_grounding(domain, size)
     for _ in range(10):
