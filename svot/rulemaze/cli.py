@@ -1,0 +1,201 @@
+"""``svot rulemaze ...``: maze pools, dataset export and EM/PR evaluation.
+
+The ``svot`` command (:mod:`svot.cli`) registers the group ``rulemaze`` and
+hands its parser to :func:`add_arguments` and the parsed arguments to
+:func:`run`; :func:`register` does the same for any ``argparse`` subparsers
+object. Subcommands::
+
+    svot rulemaze pool --size 3 --count 50000 --workers 2 --out pool/ [--scenario all] [--seed 0]
+    svot rulemaze export --out data/ [--pool pool/] [--workers 2] [--seed 0] [--formats parquet,sharegpt]
+    svot rulemaze evaluate --data data/ --predictions preds.jsonl [--json scores.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+SCENARIO_CHOICES = ("all", "regular", "quest", "RegularMaze", "QuestMaze")
+
+
+def _scenarios(text: str) -> list[str]:
+    from svot.errors import ConfigError
+    from svot.rulemaze import symbols as S
+
+    out = []
+    for part in [x.strip() for x in text.split(",") if x.strip()]:
+        if part.lower() == "all":
+            out += list(S.SCENARIOS)
+            continue
+        try:
+            out.append(S.normalize_scenario(part))
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    return list(dict.fromkeys(out))
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    # also accepted after the subcommand; the parent parser holds the defaults
+    p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    p.add_argument("--quiet", action="store_true", default=argparse.SUPPRESS,
+                   help="no progress bar (it is off anyway when stderr is not a terminal)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``pool`` / ``export`` / ``evaluate`` subcommands to the ``rulemaze`` parser."""
+    sub = parser.add_subparsers(dest="rulemaze_command", metavar="<subcommand>", parser_class=type(parser))
+
+    p = sub.add_parser("pool", help="generate maze pools (Alg. 1-4) as JSON lines",
+                       description="Generate RuleMaze maze pools (Alg. 1-4), one JSON-lines file per "
+                                   "scenario, deterministic by seed whatever the number of workers.")
+    p.add_argument("--out", required=True, help="output directory (<Scenario>-NxN.jsonl and manifest.json)")
+    p.add_argument("--size", type=int, default=3, help="maze size N (default 3)")
+    p.add_argument("--count", type=int, default=50_000, help="mazes per scenario (default 50000)")
+    p.add_argument("--scenario", default="all", help="RegularMaze, QuestMaze or all (default; comma-separated)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--overwrite", action="store_true", help="replace existing pool files")
+    _common(p)
+
+    p = sub.add_parser("export", help="export the datasets (Parquet and ShareGPT JSON) with a manifest",
+                       description="Export RuleMaze datasets: per scenario 3,600 train and 400 test items "
+                                   "(100 seen-rule, 100 each unseen easy/medium/hard) with images, "
+                                   "candidates and tool-call traces.")
+    p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--scenario", default="all", help="RegularMaze, QuestMaze or all (default)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    p.add_argument("--size", type=int, default=3, help="maze size N (default 3)")
+    p.add_argument("--pool", help="a pool directory written by 'svot rulemaze pool' (or one pool file "
+                                  "with --scenario); default: generate --pool-size mazes from --seed")
+    p.add_argument("--pool-size", type=int, help="mazes to generate per scenario when --pool is not "
+                                                 "given (default 20000)")
+    p.add_argument("--rules", help="extra rules (JSON list of {id, natural_language, logic, scenario, "
+                                   "split}); split defaults to unseen")
+    p.add_argument("--train", type=int, help="train items per scenario (default 3600)")
+    p.add_argument("--test-per-group", type=int, help="test items per group (default 100)")
+    p.add_argument("--test-fraction", type=float, help="share of the pool reserved for test mazes (default 0.2)")
+    p.add_argument("--min-moves", type=int, help="shortest ground truth kept (default 3, the paper's test "
+                                                 "lengths 3-8)")
+    p.add_argument("--formats", default="parquet,sharegpt", help="parquet and/or sharegpt (default both)")
+    p.add_argument("--image-size", type=int, default=256, help="image side in pixels (default 256)")
+    p.add_argument("--chunk-items", type=int, help="items per work unit (default 100)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (output is the same for any number)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--resume", action="store_true", help="continue an interrupted export in --out")
+    g.add_argument("--overwrite", action="store_true", help="replace an existing export in --out")
+    _common(p)
+
+    p = sub.add_parser("evaluate", help="EM / PR of predictions against an exported test split (Table 2 layout)",
+                       description="Score predictions (JSON lines with an id and the moves) against an "
+                                   "export's ground truth; prints EM/PR for seen rules and unseen "
+                                   "easy/medium/hard rules. Malformed lines are counted, never fatal.")
+    p.add_argument("--data", required=True, help="export root, scenario directory, test.parquet or ShareGPT test.json")
+    p.add_argument("--predictions", required=True, help="JSON lines: {\"id\": ..., \"actions\": [...] or text}")
+    p.add_argument("--json", dest="json_out", help="also write the scores as JSON to this file")
+    p.add_argument("--lenient", action="store_true", help="EM as printed in Eq. 2 (extra trailing moves ignored)")
+    _common(p)
+
+
+def register(subparsers) -> argparse.ArgumentParser:
+    """Add a ``rulemaze`` parser to an ``argparse`` subparsers object; its ``run`` default is :func:`run`."""
+    p = subparsers.add_parser("rulemaze", help="RuleMaze: maze pools, datasets and EM/PR evaluation")
+    add_arguments(p)
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    from svot.errors import ConfigError
+
+    cmd = getattr(args, "rulemaze_command", None)
+    if cmd == "pool":
+        return _pool(args)
+    if cmd == "export":
+        return _export(args)
+    if cmd == "evaluate":
+        return _evaluate(args)
+    raise ConfigError("choose a subcommand: pool, export or evaluate (svot rulemaze -h for help)")
+
+
+def _bar(total: int, desc: str, quiet: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="maze", file=sys.stderr, dynamic_ncols=True,
+                disable=quiet or not sys.stderr.isatty())
+
+
+def _pool(args) -> int:
+    from svot.dataset.writers import atomic_write_json, sha256_file
+    from svot.errors import ConfigError, DatasetError
+    from svot.rulemaze.dataset import pool_file_name
+    from svot.rulemaze.pool import generate_pool, write_pool
+
+    if args.count < 1 or args.workers < 1 or args.size < 2 or args.seed < 0:
+        raise ConfigError("--count and --workers must be positive, --size at least 2, --seed non-negative")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    quiet = getattr(args, "quiet", False)
+    scenarios = _scenarios(args.scenario)
+    paths = {sc: out / pool_file_name(sc, args.size) for sc in scenarios}
+    existing = [p for p in paths.values() if p.exists()]
+    if existing and not args.overwrite:
+        raise DatasetError(f"{existing[0]} exists; pass --overwrite to replace it")
+    manifest_path = out / "manifest.json"
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"pools": {}}
+    for sc in scenarios:
+        bar = _bar(args.count, sc, quiet)
+        t0 = time.perf_counter()
+        try:
+            mazes = generate_pool(sc, args.size, args.count, seed=args.seed, workers=args.workers,
+                                  progress=lambda done, total, bar=bar: bar.update(done - bar.n))
+        finally:
+            bar.close()
+        dt = time.perf_counter() - t0
+        write_pool(paths[sc], mazes)
+        manifest["pools"][paths[sc].name] = {
+            "scenario": sc, "size": args.size, "count": len(mazes), "seed": args.seed,
+            "sha256": sha256_file(paths[sc]), "bytes": paths[sc].stat().st_size,
+        }
+        print(f"{sc}: {len(mazes)} mazes in {dt:.1f} s ({len(mazes) / dt:.0f} mazes/s, "
+              f"{args.workers} worker(s)) -> {paths[sc]}")
+    from svot import __version__
+
+    manifest.update({"package": "svot", "version": __version__, "command": ["svot", *getattr(args, "_argv", [])]})
+    atomic_write_json(manifest_path, manifest)
+    return 0
+
+
+def _export(args) -> int:
+    from svot.rulemaze import dataset as D
+
+    kwargs = {}
+    for name, attr in (("pool_size", "pool_size"), ("train", "train"), ("test_per_group", "test_per_group"),
+                       ("test_fraction", "test_fraction"), ("chunk_items", "chunk_items"),
+                       ("min_moves", "min_moves")):
+        if getattr(args, attr) is not None:
+            kwargs[name] = getattr(args, attr)
+    cfg = D.make_config(args.out, _scenarios(args.scenario), seed=args.seed, size=args.size, pool=args.pool,
+                        rules=args.rules, formats=args.formats, image_size=args.image_size, **kwargs)
+    t0 = time.perf_counter()
+    result = D.export(cfg, workers=args.workers, resume=args.resume, overwrite=args.overwrite,
+                      quiet=getattr(args, "quiet", False), command=["svot", *getattr(args, "_argv", [])])
+    dt = time.perf_counter() - t0
+    print(result.summary())
+    items = sum(st.get("items", 0) for _, _, st in result.rows)
+    print(f"{items} items in {dt:.1f} s ({items / dt:.1f} items/s, {args.workers} worker(s)); "
+          f"wrote {len(result.manifest['files'])} files and {result.out / D.MANIFEST}")
+    return 0
+
+
+def _evaluate(args) -> int:
+    from svot.dataset.writers import atomic_write_json
+    from svot.rulemaze.evaluate import evaluate, format_table
+
+    report = evaluate(args.data, args.predictions, strict=not args.lenient)
+    print(format_table(report))
+    if args.json_out:
+        atomic_write_json(Path(args.json_out), report.as_dict())
+    return 0

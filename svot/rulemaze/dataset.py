@@ -1,0 +1,843 @@
+"""RuleMaze datasets: rule-maze items with images, candidates and tool-call traces, exported at paper scale.
+
+Per scenario (RegularMaze, QuestMaze) the paper has 3,600 training and 400
+test items; the test items are 100 on seen rules and 100 on each of the
+unseen easy / medium / hard rules (§5.1). Here:
+
+**Rules.** Seen rules make the train items and the ``seen`` test group;
+unseen rules of difficulty d make the ``unseen-<d>`` group. The bank's 30
+rules per scenario split 6 seen / 4 unseen per difficulty; ``--rules`` adds
+rules (their ``split`` field; ``unseen`` when absent).
+
+**Selection** (:func:`select_items`, main process, deterministic). The maze
+pool (generated from the seed, or read from a pool file) is cut once into a
+test part (``test_fraction`` of it) and a train part, so no maze is in both
+splits. A group's item count is spread evenly over its rules (the remainder
+to the first rules in order, :func:`quotas`); each rule scans its part of the
+pool in its own seeded order and takes the first mazes that pass matching
+with a unique compliant path (:func:`svot.rulemaze.matching.match`) of at
+least ``min_moves`` moves (default 3: the paper reports its test set by action
+lengths 3-8, appendix D, Fig. 2). A maze
+may serve several rules; a (rule, maze) pair appears once. Items are then
+shuffled within their split (test: within each group, groups in order).
+
+**An item** (:func:`build_item`): the maze image, the goal instruction, the
+rule (natural language + logic + difficulty + semantic types), the ground
+truth actions and path, every candidate path with its verdict, and the
+tool-call trace produced by *running* the image tools
+(:func:`svot.rulemaze.tools.run_trace`): LocateStart, InspectGrid on the
+start, per move ExecuteMove / InspectGrid / VerifyRule, and VerifyEndpoint,
+with each tool's output and every image in between. The trace is checked
+against the ground truth (marker positions, all VerifyRule true, endpoint
+true) as it is built. Messages in the ShareGPT layout (``user`` prompt with
+the maze image, ``function_call`` / ``observation`` pairs, the final
+``assistant`` answer) come with it.
+
+**Files** (:func:`export`)::
+
+    out/<regularmaze|questmaze>/train.parquet, test.parquet      --formats parquet
+    out/<...>/sharegpt/{train,test}.json, images/<sha256>.png,   --formats sharegpt
+                       dataset_info.json                         (LLaMA-Factory)
+    out/manifest.json                                            arguments, pools, rules, counts, sha256 of every file
+
+Parquet rows keep images as Hugging Face ``Image`` structs ``{bytes, path}``
+(PNG bytes; :mod:`svot.dataset.records` layout and schema metadata), so
+``datasets.load_dataset("parquet", ...)`` decodes them. The writing machinery
+is the SVoT exporter's (:mod:`svot.dataset.writers`: atomic ``.tmp`` +
+rename, deterministic Parquet, sha256). Work is cut into chunks of
+``chunk_items`` items, each a pure function of the arguments written as an
+Arrow part by a worker process; a split's parts are merged in order. So the
+bytes do not depend on the number of workers, and an interrupted export
+rerun with ``resume=True`` reuses finished parts and ends identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import shutil
+import sys
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from svot.dataset.records import BOOL, I32, IMAGE, STR, arrow_schema, encode_png, png_name
+from svot.dataset.writers import (TMP_SUFFIX, atomic_write_bytes, atomic_write_json, read_arrow,
+                                  sha256_file, write_arrow, write_parquet)
+from svot.errors import ConfigError, DatasetError
+from svot.rulemaze import symbols as S
+from svot.rulemaze.matching import evaluate_paths
+from svot.rulemaze.maze import Maze
+from svot.rulemaze.rules.analysis import DIFFICULTIES
+from svot.rulemaze.rules.bank import builtin_rules, load_rules
+from svot.rulemaze.rules.record import Rule
+from svot.rulemaze.tools_logic import TOOL_SCHEMAS
+from svot.rulemaze.trajectory import path_to_actions
+
+SCENARIO_DIRS = {S.REGULAR: "regularmaze", S.QUEST: "questmaze"}
+SPLITS = ("train", "test")
+TEST_GROUPS = ("seen",) + tuple(f"unseen-{d}" for d in DIFFICULTIES)
+GROUPS = ("train",) + TEST_GROUPS
+PAPER_TRAIN = 3600
+PAPER_TEST_PER_GROUP = 100
+DEFAULT_POOL_SIZE = 20_000
+DEFAULT_TEST_FRACTION = 0.2
+DEFAULT_CHUNK_ITEMS = 100
+#: Shortest ground truth kept: the paper reports its RegularMaze test set by action lengths
+#: [3-4], [5-6], [7-8] (appendix D, Fig. 2), i.e. no item is solved in one or two moves.
+DEFAULT_MIN_MOVES = 3
+FORMATS = ("parquet", "sharegpt")
+PARTS = ".parts"
+MANIFEST = "manifest.json"
+SHAREGPT_DIR = "sharegpt"
+
+
+# --------------------------------------------------------------------------- seeds
+
+
+def _entropy(seed: int, *keys) -> int:
+    text = "svot.rulemaze.dataset/v1/" + "/".join(str(k) for k in (int(seed),) + keys)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:16], "big")
+
+
+def _rng(seed: int, *keys) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(_entropy(seed, *keys)))
+
+
+# --------------------------------------------------------------------------- selection
+
+
+@dataclass(frozen=True)
+class ItemSpec:
+    """What one item is made of (its content follows from this and the image size)."""
+
+    scenario: str
+    split: str
+    group: str
+    index: int
+    rule: Rule
+    maze: Maze
+    maze_index: int
+
+    @property
+    def id(self) -> str:
+        return f"{SCENARIO_DIRS[self.scenario]}-{self.split}-{self.index:05d}"
+
+
+def rule_groups(rules: Sequence[Rule]) -> dict[str, list[Rule]]:
+    """Rules per group: ``train`` and ``seen`` take the seen rules, ``unseen-<d>`` the unseen
+    rules of difficulty d (rules without a split count as unseen), in the given order."""
+    out: dict[str, list[Rule]] = {g: [] for g in GROUPS}
+    for r in rules:
+        if r.split == "seen":
+            out["train"].append(r)
+            out["seen"].append(r)
+        else:
+            out[f"unseen-{r.difficulty}"].append(r)
+    return out
+
+
+def quotas(n_rules: int, total: int) -> list[int]:
+    """``total`` items spread over ``n_rules`` rules: equal shares, one more for the first
+    ``total % n_rules`` rules."""
+    if n_rules <= 0:
+        return []
+    base, extra = divmod(int(total), n_rules)
+    return [base + (1 if i < extra else 0) for i in range(n_rules)]
+
+
+def group_counts(train: int = PAPER_TRAIN, test_per_group: int = PAPER_TEST_PER_GROUP) -> dict[str, int]:
+    """Items per group: ``train`` for the train split, ``test_per_group`` for each test group."""
+    return {g: (train if g == "train" else test_per_group) for g in GROUPS}
+
+
+def split_pool(n_mazes: int, scenario: str, seed: int, test_fraction: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(train indices, test indices)``: a seeded permutation of the pool cut at ``test_fraction``."""
+    perm = _rng(seed, scenario, "pool-split").permutation(n_mazes)
+    k = int(round(n_mazes * float(test_fraction)))
+    return np.sort(perm[k:]), np.sort(perm[:k])
+
+
+def select_items(scenario: str, mazes: Sequence[Maze], rules: Sequence[Rule], seed: int = 0, *,
+                 train: int = PAPER_TRAIN, test_per_group: int = PAPER_TEST_PER_GROUP,
+                 test_fraction: float = DEFAULT_TEST_FRACTION,
+                 min_moves: int = DEFAULT_MIN_MOVES) -> dict[str, list[ItemSpec]]:
+    """The items of both splits (see the module docstring). Raises :class:`DatasetError`
+    when a group has no rule or a rule finds too few matching mazes."""
+    scenario = S.normalize_scenario(scenario)
+    rules = [r for r in rules if r.scenario == scenario]
+    groups = rule_groups(rules)
+    counts = group_counts(train, test_per_group)
+    train_idx, test_idx = split_pool(len(mazes), scenario, seed, test_fraction)
+    out: dict[str, list[ItemSpec]] = {"train": [], "test": []}
+    for group in GROUPS:
+        split = "train" if group == "train" else "test"
+        want = counts[group]
+        if want == 0:
+            continue
+        members = groups[group]
+        if not members:
+            raise DatasetError(f"{scenario}: no rules for group {group!r} (need {want} items)")
+        part = train_idx if split == "train" else test_idx
+        chosen: list[tuple[Rule, int]] = []
+        for rule, q in zip(members, quotas(len(members), want)):
+            if q == 0:
+                continue
+            order = part[_rng(seed, scenario, split, "rule-order", rule.id).permutation(len(part))]
+            found = []
+            for i in order.tolist():
+                result = evaluate_paths(rule, mazes[i])
+                if result.accepted(unique=True) and len(result.ground_truth) >= min_moves:
+                    found.append(i)
+                    if len(found) == q:
+                        break
+            if len(found) < q:
+                raise DatasetError(
+                    f"{scenario}: rule {rule.id} ({rule.logic}) matched only {len(found)} of the "
+                    f"{len(part)} {split} mazes with at least {min_moves} moves, {q} needed; "
+                    f"use a larger pool (--pool-size)")
+            chosen += [(rule, i) for i in found]
+        perm = _rng(seed, scenario, group, "item-order").permutation(len(chosen))
+        for j in perm.tolist():
+            rule, i = chosen[j]
+            out[split].append(ItemSpec(scenario, split, group, len(out[split]), rule, mazes[i], int(i)))
+    return out
+
+
+# --------------------------------------------------------------------------- items
+
+GOALS = {
+    S.REGULAR: "Navigate from the green cell to the red cell.",
+    S.QUEST: "Guide the prince from his cell to the princess or to the treasure.",
+}
+
+SCENE = {
+    S.REGULAR: ("The image shows a {n}x{n} maze (RegularMaze). Thick black lines are walls: you cannot "
+                "move through a wall or off the grid. The green cell is the start and the red cell is "
+                "the goal; blue, yellow, pink, purple, orange and blue-green cells are coloured zones, "
+                "white cells are plain."),
+    S.QUEST: ("The image shows a {n}x{n} maze on grass (QuestMaze). Thick dark lines are walls: you "
+              "cannot move through a wall or off the grid. The prince starts on his cell; the journey "
+              "ends as soon as he enters the princess's or the treasure's cell. A key, heart or food "
+              "on a cell is collected when he enters it."),
+}
+
+INSTRUCTIONS = ("Each move goes one cell up, down, left or right. Plan a path that reaches the goal "
+                "and obeys the rule at every step. You may call the tools: LocateStart marks your "
+                "position on the image, ExecuteMove moves the marker (it does not check walls), "
+                "InspectGrid reads the cell under the marker, VerifyRule checks the moves and cells "
+                "so far against the rule, and VerifyEndpoint tells whether the marker is on the goal. "
+                "End with 'Final answer:' followed by the moves, e.g. 'Final answer: up, right'.")
+
+TARGET_WORDS = {"red": "the red goal cell", "princess": "the princess", "treasure": "the treasure"}
+
+
+def prompt_text(scenario: str, n: int, rule: Rule) -> str:
+    """The user prompt (without the image placeholder)."""
+    return (f"{SCENE[scenario].format(n=n)}\nGoal: {GOALS[scenario]}\nRule: {rule.natural_language}\n"
+            f"{INSTRUCTIONS}")
+
+
+def final_answer(actions: Sequence[str], target: str) -> str:
+    return (f"The moves reach {TARGET_WORDS.get(target, target)} and obey the rule at every step. "
+            f"Final answer: {', '.join(actions)}")
+
+
+def tools_json() -> str:
+    """The tools in LLaMA-Factory's ``tools`` column form (a JSON list of function descriptions)."""
+    return json.dumps([t["function"] for t in TOOL_SCHEMAS], separators=(",", ":"))
+
+
+STEP_FEATURES = {"tool": STR, "arguments": STR, "output": STR, "image": I32}
+CANDIDATE_FEATURES = {"actions": [STR], "path": STR, "valid": BOOL, "target": STR}
+MESSAGE_FEATURES = {"role": STR, "content": STR}
+ITEM_FEATURES = {
+    "id": STR,
+    "scenario": STR,
+    "size": I32,
+    "split": STR,
+    "group": STR,
+    "rule_id": STR,
+    "rule": STR,
+    "rule_logic": STR,
+    "difficulty": STR,
+    "semantic_type": [STR],
+    "rule_split": STR,
+    "goal": STR,
+    "maze": STR,
+    "maze_index": I32,
+    "maze_text": STR,
+    "image": IMAGE,
+    "ground_truth": [STR],
+    "ground_truth_path": STR,
+    "answer": STR,
+    "target": STR,
+    "candidates": [CANDIDATE_FEATURES],
+    "trace": [STEP_FEATURES],
+    "images": [IMAGE],
+    "prompt": STR,
+    "messages": [MESSAGE_FEATURES],
+    "tools": STR,
+}
+ITEM_SCHEMA = arrow_schema(ITEM_FEATURES)
+
+
+def _j(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def build_item(spec: ItemSpec, image_size: int = 256) -> dict:
+    """The record of one item (see the module docstring and :data:`ITEM_FEATURES`).
+
+    Raises :class:`DatasetError` when the pair is not matched or the tool chain
+    does not reproduce the ground truth (a self-check; it never fires on the
+    shipped renderer).
+    """
+    from svot.rulemaze.render import render_maze
+    from svot.rulemaze.tools import run_trace
+
+    maze, rule = spec.maze, spec.rule
+    result = evaluate_paths(rule, maze)
+    if not result.accepted(unique=True):
+        raise DatasetError(f"{spec.id}: rule {rule.id} and maze {spec.maze_index} do not pass matching")
+    gt = list(result.ground_truth)
+    gt_path = result.ground_truth_path
+    target = maze.symbol(gt_path[-1])
+    image = render_maze(maze, image_size)
+    steps = run_trace(image, rule, gt)
+    positions = [tuple(s["output"]) for s in steps if s["tool"] in ("LocateStart", "ExecuteMove")]
+    if (tuple(positions) != tuple(gt_path) or not steps[-1]["output"]
+            or not all(s["output"] for s in steps if s["tool"] == "VerifyRule")):
+        raise DatasetError(f"{spec.id}: the tool chain does not reproduce the ground truth")
+
+    images = [encode_png(image)]
+    trace, messages = [], []
+    prompt = prompt_text(maze.scenario, maze.size, rule)
+    messages.append({"role": "user", "content": "<image>" + prompt})
+    current = "input"
+    for s in steps:
+        args = dict(s["arguments"])
+        if s["tool"] == "VerifyRule":
+            args["rule"] = rule.natural_language
+        else:
+            args = {"image": current, **args}
+        out_index = -1
+        if s["image"] is not None:
+            images.append(encode_png(s["image"]))
+            out_index = len(images) - 1
+            current = f"image_{out_index}"
+            output = {"image": current, "position": s["output"]}
+            observation = f"<image>{current}"
+        else:
+            output = s["output"]
+            observation = output if isinstance(output, str) else json.dumps(output)
+        call = {"name": s["tool"], "arguments": args}
+        trace.append({"tool": s["tool"], "arguments": _j(args), "output": _j(output), "image": out_index})
+        messages.append({"role": "function_call", "content": json.dumps(call, separators=(", ", ": "))})
+        messages.append({"role": "observation", "content": observation})
+    messages.append({"role": "assistant", "content": final_answer(gt, target)})
+
+    candidates = [{"actions": path_to_actions(p), "path": _j([list(c) for c in p]), "valid": bool(ok),
+                   "target": maze.symbol(p[-1])} for p, ok in zip(result.paths, result.verdicts)]
+    return {
+        "id": spec.id,
+        "scenario": maze.scenario,
+        "size": maze.size,
+        "split": spec.split,
+        "group": spec.group,
+        "rule_id": rule.id,
+        "rule": rule.natural_language,
+        "rule_logic": rule.logic,
+        "difficulty": rule.difficulty,
+        "semantic_type": list(rule.semantic_type),
+        "rule_split": rule.split or "unseen",
+        "goal": GOALS[maze.scenario],
+        "maze": _j(maze.to_dict()),
+        "maze_index": spec.maze_index,
+        "maze_text": maze.to_text(),
+        "image": {"bytes": images[0], "path": None},
+        "ground_truth": gt,
+        "ground_truth_path": _j([list(c) for c in gt_path]),
+        "answer": ", ".join(gt),
+        "target": target,
+        "candidates": candidates,
+        "trace": trace,
+        "images": [{"bytes": b, "path": None} for b in images],
+        "prompt": prompt,
+        "messages": messages,
+        "tools": tools_json(),
+    }
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True)
+class ExportConfig:
+    """What to export; everything here (and nothing else) determines the bytes written."""
+
+    out: str
+    scenarios: tuple[str, ...] = S.SCENARIOS
+    seed: int = 0
+    size: int = 3
+    train: int = PAPER_TRAIN
+    test_per_group: int = PAPER_TEST_PER_GROUP
+    pool_size: int = DEFAULT_POOL_SIZE
+    pool_files: tuple = ()  # ((scenario, path), ...): read these pools instead of generating
+    test_fraction: float = DEFAULT_TEST_FRACTION
+    min_moves: int = DEFAULT_MIN_MOVES
+    extra_rules: str | None = None  # a rules JSON file
+    formats: tuple[str, ...] = FORMATS
+    image_size: int = 256
+    chunk_items: int = DEFAULT_CHUNK_ITEMS
+
+    def fingerprint(self) -> dict:
+        from svot import __version__
+
+        return {
+            "version": __version__,
+            "scenarios": list(self.scenarios),
+            "seed": self.seed,
+            "size": self.size,
+            "train": self.train,
+            "test_per_group": self.test_per_group,
+            "pool_size": self.pool_size,
+            "pool_files": {sc: _file_digest(p) for sc, p in self.pool_files},
+            "test_fraction": self.test_fraction,
+            "min_moves": self.min_moves,
+            "extra_rules": None if self.extra_rules is None else _file_digest(self.extra_rules),
+            "formats": list(self.formats),
+            "image_size": self.image_size,
+            "chunk_items": self.chunk_items,
+        }
+
+
+def _file_digest(path) -> dict:
+    return {"file": os.path.basename(os.fspath(path)), "sha256": sha256_file(Path(path))}
+
+
+def pool_file_name(scenario: str, size: int) -> str:
+    """The file the ``pool`` command writes for a scenario: ``RegularMaze-3x3.jsonl``."""
+    return f"{S.normalize_scenario(scenario)}-{size}x{size}.jsonl"
+
+
+def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int = PAPER_TRAIN,
+                test_per_group: int = PAPER_TEST_PER_GROUP, pool_size: int = DEFAULT_POOL_SIZE,
+                pool: str | os.PathLike | None = None, test_fraction: float = DEFAULT_TEST_FRACTION,
+                min_moves: int = DEFAULT_MIN_MOVES,
+                rules: str | os.PathLike | None = None, formats=FORMATS, image_size: int = 256,
+                chunk_items: int = DEFAULT_CHUNK_ITEMS) -> ExportConfig:
+    """Check the arguments and resolve them into an :class:`ExportConfig`.
+
+    ``pool``: a pool file (one scenario) or a directory holding the ``pool``
+    command's files (:func:`pool_file_name`); without it each scenario's pool
+    is generated with ``pool_size`` mazes from ``seed``. ``train`` and
+    ``test_per_group`` default to the paper's 3,600 and 100.
+    """
+    try:
+        scs = tuple(dict.fromkeys(S.normalize_scenario(s) for s in (scenarios or S.SCENARIOS)))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+    def pos_int(name, v, minimum=1):
+        if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
+            raise ConfigError(f"{name} must be an integer >= {minimum}, got {v!r}")
+        return int(v)
+
+    seed = pos_int("seed", seed, 0)
+    size = pos_int("size", size, 2)
+    train = pos_int("train", train, 0)
+    test_per_group = pos_int("test_per_group", test_per_group, 0)
+    pool_size = pos_int("pool_size", pool_size, 1)
+    chunk_items = pos_int("chunk_items", chunk_items, 1)
+    min_moves = pos_int("min_moves", min_moves, 1)
+    image_size = pos_int("image_size", image_size, 1)
+    from svot.rulemaze.render import min_image_size
+
+    if image_size < min_image_size(size):
+        raise ConfigError(f"image size {image_size} is too small for {size}x{size} mazes "
+                          f"(at least {min_image_size(size)})")
+    if not 0 < float(test_fraction) < 1:
+        raise ConfigError(f"test_fraction must lie strictly between 0 and 1, got {test_fraction!r}")
+    formats = tuple(formats) if not isinstance(formats, str) else tuple(
+        f.strip() for f in formats.split(",") if f.strip())
+    bad = [f for f in formats if f not in FORMATS]
+    if bad or not formats:
+        raise ConfigError(f"unknown format {bad[0] if bad else ''!r}; choose from {', '.join(FORMATS)}")
+    pool_files = []
+    if pool is not None:
+        p = Path(pool)
+        if p.is_dir():
+            for sc in scs:
+                f = p / pool_file_name(sc, size)
+                if not f.is_file():
+                    raise ConfigError(f"pool directory {str(p)!r} has no {f.name} (write it with "
+                                      f"'svot rulemaze pool --scenario {sc} --size {size} --out {p}')")
+                pool_files.append((sc, str(f)))
+        elif p.is_file():
+            if len(scs) != 1:
+                raise ConfigError("a pool file holds one scenario: pass --scenario too, or a pool directory")
+            pool_files.append((scs[0], str(p)))
+        else:
+            raise ConfigError(f"pool {str(p)!r} does not exist")
+    if rules is not None:
+        load_rules(rules)  # fail early, with the file's own message
+    return ExportConfig(out=str(out), scenarios=scs, seed=seed, size=size, train=train,
+                        test_per_group=test_per_group, pool_size=pool_size, pool_files=tuple(pool_files),
+                        test_fraction=float(test_fraction), min_moves=min_moves,
+                        extra_rules=None if rules is None else str(rules),
+                        formats=tuple(f for f in FORMATS if f in formats), image_size=image_size,
+                        chunk_items=chunk_items)
+
+
+def config_rules(cfg: ExportConfig, scenario: str) -> list[Rule]:
+    """The bank's rules of a scenario followed by the extra rules file's."""
+    rules = builtin_rules(scenario)
+    if cfg.extra_rules is not None:
+        rules += [r for r in load_rules(cfg.extra_rules) if r.scenario == scenario]
+    return rules
+
+
+def config_pool(cfg: ExportConfig, scenario: str, workers: int = 1, progress=None) -> list[Maze]:
+    from svot.rulemaze.pool import generate_pool, read_pool
+
+    files = dict(cfg.pool_files)
+    if scenario in files:
+        mazes = read_pool(files[scenario])
+        wrong = [m for m in mazes if m.scenario != scenario or m.size != cfg.size]
+        if wrong:
+            raise DatasetError(f"pool {files[scenario]!r} holds a {wrong[0].size}x{wrong[0].size} "
+                               f"{wrong[0].scenario}; expected {cfg.size}x{cfg.size} {scenario} mazes")
+        return mazes
+    return generate_pool(scenario, cfg.size, cfg.pool_size, seed=cfg.seed, workers=workers, progress=progress)
+
+
+def plan(cfg: ExportConfig, scenario: str, workers: int = 1) -> dict[str, list[ItemSpec]]:
+    """The items of one scenario's splits (pool, rules and selection; no images)."""
+    mazes = config_pool(cfg, scenario, workers)
+    return select_items(scenario, mazes, config_rules(cfg, scenario), cfg.seed, train=cfg.train,
+                        test_per_group=cfg.test_per_group, test_fraction=cfg.test_fraction,
+                        min_moves=cfg.min_moves)
+
+
+def iter_items(specs: Iterable[ItemSpec], image_size: int = 256):
+    """Records of items, lazily."""
+    for spec in specs:
+        yield build_item(spec, image_size)
+
+
+# --------------------------------------------------------------------------- export
+
+
+@dataclass
+class SplitJob:
+    scenario: str
+    split: str
+    specs: list
+    chunks: int
+    remaining: set = field(default_factory=set)
+    done: bool = False
+
+    @property
+    def dir(self) -> str:
+        return SCENARIO_DIRS[self.scenario]
+
+
+def _part_path(out: Path, job: SplitJob, k: int) -> Path:
+    return out / PARTS / job.dir / job.split / f"chunk-{k:04d}.arrow"
+
+
+def _stats_path(out: Path, job: SplitJob) -> Path:
+    return out / PARTS / "stats" / job.dir / f"{job.split}.json"
+
+
+def _final_paths(out: Path, cfg: ExportConfig, job: SplitJob) -> list[Path]:
+    paths = []
+    if "parquet" in cfg.formats:
+        paths.append(out / job.dir / f"{job.split}.parquet")
+    if "sharegpt" in cfg.formats:
+        paths.append(out / job.dir / SHAREGPT_DIR / f"{job.split}.json")
+    return paths
+
+
+def _chunk_task(args: tuple) -> tuple:
+    key, k, specs, image_size, path = args
+    rows = [build_item(spec, image_size) for spec in specs]
+    table = pa.Table.from_pylist(rows, schema=ITEM_SCHEMA)
+    stats = Counter()
+    for r in rows:
+        stats["items"] += 1
+        stats["moves"] += len(r["ground_truth"])
+        stats["images"] += len(r["images"])
+        stats["tool_calls"] += len(r["trace"])
+        stats[f"group:{r['group']}"] += 1
+    meta = dict(ITEM_SCHEMA.metadata)
+    meta[b"svot_stats"] = json.dumps(dict(sorted(stats.items()))).encode()
+    write_arrow(table.replace_schema_metadata(meta), Path(path))
+    return key, k, dict(stats)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    elif path.exists():
+        path.unlink()
+
+
+def _prepare(out: Path, cfg: ExportConfig, resume: bool, overwrite: bool) -> None:
+    if resume and overwrite:
+        raise ConfigError("--resume and --overwrite exclude each other")
+    if out.exists() and not out.is_dir():
+        raise DatasetError(f"output path {str(out)!r} exists and is not a directory")
+    fp = cfg.fingerprint()
+    parts_cfg = out / PARTS / "config.json"
+    manifest = out / MANIFEST
+    dirs = [out / SCENARIO_DIRS[sc] for sc in cfg.scenarios]
+    existing = [p for p in [manifest, out / PARTS, *dirs] if p.exists() and (p.is_file() or any(p.iterdir()))]
+    if existing and not (resume or overwrite):
+        raise DatasetError(f"output directory {str(out)!r} already holds an export ({existing[0].name}); "
+                           "pass --resume to continue it or --overwrite to replace it")
+    if overwrite:
+        for p in [manifest, out / PARTS, *dirs]:
+            _remove(p)
+    elif resume and existing:
+        if parts_cfg.exists():
+            old = json.loads(parts_cfg.read_text())
+        elif manifest.exists():
+            old = json.loads(manifest.read_text()).get("arguments")
+        else:
+            raise DatasetError(f"cannot resume in {str(out)!r}: it holds files but no export state "
+                               f"({PARTS}/config.json or {MANIFEST}); pass --overwrite to replace them")
+        if old != fp:
+            diff = sorted(k for k in set(old or {}) | set(fp) if (old or {}).get(k) != fp.get(k))
+            raise DatasetError(f"cannot resume in {str(out)!r}: it was exported with different arguments "
+                               f"({', '.join(diff)}); pass the same arguments, or --overwrite")
+        if not parts_cfg.exists() and manifest.exists():  # a finished export: counts live in the manifest
+            done = json.loads(manifest.read_text())
+            for sc_dir, splits in done.get("counts", {}).items():
+                for split, st in splits.items():
+                    atomic_write_json(out / PARTS / "stats" / sc_dir / f"{split}.json", st)
+    out.mkdir(parents=True, exist_ok=True)
+    for root, _dirs, files in os.walk(out):
+        for f in files:
+            if f.endswith(TMP_SUFFIX):
+                os.unlink(os.path.join(root, f))
+    atomic_write_json(parts_cfg, fp)
+
+
+@dataclass
+class ExportResult:
+    out: Path
+    manifest: dict
+    rows: list
+
+    def summary(self) -> str:
+        return format_summary(self.rows)
+
+
+def _progress(total: int, initial: int, quiet: bool, desc: str):
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="item", desc=desc, file=sys.stderr,
+                disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
+
+
+def export(cfg: ExportConfig, *, workers: int = 1, resume: bool = False, overwrite: bool = False,
+           quiet: bool = False, command: list[str] | None = None) -> ExportResult:
+    """Run an export (see the module docstring); returns the manifest and summary rows."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"workers must be a positive integer, got {workers!r}")
+    out = Path(cfg.out)
+    _prepare(out, cfg, resume, overwrite)
+    jobs: list[SplitJob] = []
+    pool = None
+    if workers > 1:
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    futures: dict = {}
+    by_key: dict = {}
+    bar = None
+    try:
+        plans = {}
+        for sc in cfg.scenarios:
+            plans[sc] = plan(cfg, sc, workers)
+            for split in SPLITS:
+                specs = plans[sc][split]
+                job = SplitJob(sc, split, specs, -(-len(specs) // cfg.chunk_items))
+                job.done = all(p.exists() for p in _final_paths(out, cfg, job)) and _stats_path(out, job).exists()
+                job.remaining = {k for k in range(job.chunks) if not _part_path(out, job, k).exists()}
+                jobs.append(job)
+                by_key[(sc, split)] = job
+        pending = [j for j in jobs if not j.done]
+        total = sum(len(j.specs) for j in pending)
+        built = sum(min(len(j.specs), (k + 1) * cfg.chunk_items) - k * cfg.chunk_items
+                    for j in pending for k in range(j.chunks) if k not in j.remaining)
+        bar = _progress(total, built, quiet, "rulemaze items")
+
+        def finished(result: tuple, n_items: int) -> None:
+            key, k, _ = result
+            bar.update(n_items)
+            job = by_key[key]
+            job.remaining.discard(k)
+            if not job.remaining:
+                _merge(out, cfg, job)
+
+        for j in pending:
+            if not j.remaining:
+                _merge(out, cfg, j)
+                continue
+            for k in sorted(j.remaining):
+                lo, hi = k * cfg.chunk_items, min(len(j.specs), (k + 1) * cfg.chunk_items)
+                task = ((j.scenario, j.split), k, j.specs[lo:hi], cfg.image_size, str(_part_path(out, j, k)))
+                if pool is None:
+                    finished(_chunk_task(task), hi - lo)
+                else:
+                    futures[pool.submit(_chunk_task, task)] = hi - lo
+        while futures:
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in done:
+                finished(fut.result(), futures.pop(fut))
+    finally:
+        if bar is not None:
+            bar.close()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    rows = [(j.scenario, j.split, json.loads(_stats_path(out, j).read_text())) for j in jobs]
+    manifest = _manifest(out, cfg, jobs, rows, command)
+    atomic_write_json(out / MANIFEST, manifest)
+    _remove(out / PARTS)
+    return ExportResult(out, manifest, rows)
+
+
+def _merge(out: Path, cfg: ExportConfig, job: SplitJob) -> None:
+    """Concatenate a split's parts, in order, into its final files; then drop the parts."""
+    paths = [_part_path(out, job, k) for k in range(job.chunks)]
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise DatasetError(f"{job.dir} {job.split}: part {missing[0].name} is missing")
+    tables, stats = [], Counter()
+    for p in paths:
+        t = read_arrow(p)
+        stats.update(json.loads(t.schema.metadata[b"svot_stats"]))
+        tables.append(t.replace_schema_metadata(ITEM_SCHEMA.metadata))
+    table = pa.concat_tables(tables).combine_chunks() if tables else ITEM_SCHEMA.empty_table()
+    if "parquet" in cfg.formats:
+        write_parquet(table, out / job.dir / f"{job.split}.parquet")
+    if "sharegpt" in cfg.formats:
+        write_sharegpt(table, out / job.dir / SHAREGPT_DIR, job.split)
+    atomic_write_json(_stats_path(out, job), dict(sorted(stats.items())))
+    for p in paths:
+        p.unlink()
+    job.done = True
+
+
+def sharegpt_records(table: pa.Table, images_dir: Path, rel: str = "images") -> list[dict]:
+    """ShareGPT records of a table of items; image files are written content-addressed
+    into ``images_dir`` (an existing file of that name holds the same bytes)."""
+    images_dir.mkdir(parents=True, exist_ok=True)
+    cols = table.select(["id", "scenario", "group", "rule", "rule_logic", "ground_truth", "answer",
+                         "messages", "images", "tools"]).to_pylist()
+    out = []
+    for row in cols:
+        names = []
+        for img in row["images"]:
+            name = png_name(img["bytes"])
+            path = images_dir / name
+            if not path.exists():
+                atomic_write_bytes(path, img["bytes"])
+            names.append(f"{rel}/{name}")
+        out.append({"id": row["id"], "scenario": row["scenario"], "group": row["group"], "rule": row["rule"],
+                    "rule_logic": row["rule_logic"], "ground_truth": row["ground_truth"],
+                    "answer": row["answer"], "messages": row["messages"], "images": names,
+                    "tools": row["tools"]})
+    return out
+
+
+def dataset_info(prefix: str, splits: Sequence[str]) -> dict:
+    """LLaMA-Factory's ``dataset_info.json`` entries for the ShareGPT files."""
+    return {f"{prefix}_{split}": {
+        "file_name": f"{split}.json",
+        "formatting": "sharegpt",
+        "columns": {"messages": "messages", "images": "images", "tools": "tools"},
+        "tags": {"role_tag": "role", "content_tag": "content", "user_tag": "user",
+                 "assistant_tag": "assistant", "observation_tag": "observation",
+                 "function_tag": "function_call"},
+    } for split in splits}
+
+
+def write_sharegpt(table: pa.Table, sdir: Path, split: str) -> None:
+    """``<sdir>/<split>.json`` (a JSON list, one item per line), ``<sdir>/images/*.png`` and
+    ``<sdir>/dataset_info.json`` (every split written so far)."""
+    records = sharegpt_records(table, sdir / "images")
+    text = "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records) + "\n]\n"
+    atomic_write_bytes(sdir / f"{split}.json", text.encode())
+    have = [s for s in SPLITS if (sdir / f"{s}.json").exists()]
+    atomic_write_json(sdir / "dataset_info.json", dataset_info(f"rulemaze_{sdir.parent.name}", have))
+
+
+def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:
+    files = []
+    for j in jobs:
+        files.extend(_final_paths(out, cfg, j))
+    if "sharegpt" in cfg.formats:
+        for sc in cfg.scenarios:
+            sdir = out / SCENARIO_DIRS[sc] / SHAREGPT_DIR
+            files.append(sdir / "dataset_info.json")
+            files.extend(sorted((sdir / "images").iterdir()))
+    return files
+
+
+def _manifest(out: Path, cfg: ExportConfig, jobs, rows, command) -> dict:
+    import numpy
+    import PIL
+
+    from svot import __version__
+
+    counts: dict = {}
+    for sc, split, st in rows:
+        counts.setdefault(SCENARIO_DIRS[sc], {})[split] = st
+    rules = {}
+    for sc in cfg.scenarios:
+        groups = rule_groups(config_rules(cfg, sc))
+        rules[SCENARIO_DIRS[sc]] = {g: [r.id for r in rs] for g, rs in groups.items()}
+    files = {p.relative_to(out).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
+             for p in _files(out, cfg, jobs)}
+    return {
+        "package": "svot",
+        "dataset": "rulemaze",
+        "version": __version__,
+        "command": list(command) if command is not None else None,
+        "arguments": cfg.fingerprint(),
+        "seed": cfg.seed,
+        "pools": {SCENARIO_DIRS[sc]: ({"file": dict(cfg.pool_files)[sc]} if sc in dict(cfg.pool_files)
+                                      else {"generated": True, "count": cfg.pool_size, "seed": cfg.seed})
+                  for sc in cfg.scenarios},
+        "rules": rules,
+        "counts": counts,
+        "libraries": {"pyarrow": pa.__version__, "pillow": PIL.__version__, "numpy": numpy.__version__},
+        "files": files,
+    }
+
+
+def format_summary(rows) -> str:
+    """Items per scenario x split and per group, with moves, tool calls and images."""
+    head = ("dataset", "split", "items", "groups", "moves/item", "tool calls", "images")
+    lines = []
+    for sc, split, st in rows:
+        n = st.get("items", 0)
+        groups = ", ".join(f"{g}={st[f'group:{g}']}" for g in GROUPS if st.get(f"group:{g}"))
+        lines.append((SCENARIO_DIRS[sc], split, str(n), groups, f"{st.get('moves', 0) / n:.2f}" if n else "-",
+                      str(st.get("tool_calls", 0)), str(st.get("images", 0))))
+    widths = [max(len(h), *(len(x[i]) for x in lines)) if lines else len(h) for i, h in enumerate(head)]
+
+    def fmt(cols):
+        return "  ".join(c.ljust(w) if i < 2 or i == 3 else c.rjust(w) for i, (c, w) in enumerate(zip(cols, widths)))
+
+    return "\n".join([fmt(head), fmt(["-" * w for w in widths])] + [fmt(x) for x in lines])

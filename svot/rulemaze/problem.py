@@ -1,0 +1,163 @@
+"""RuleMaze mazes as PDDL problems of ``regularmaze.pddl`` / ``questmaze.pddl``.
+
+:func:`maze_problem` turns a :class:`~svot.rulemaze.maze.Maze` into a
+:class:`svot.pddl.Problem`; :func:`problem_maze` reads one back. The dynamics
+live in the two domain files; this module only writes facts:
+
+* objects: cells ``c_<row>_<col>`` and the four directions; RegularMaze adds
+  the colours (``blue`` ... ``blue_green``, ``green``, ``red``), QuestMaze the
+  items (``key``, ``heart``, ``food``) and the targets (``princess``, ``treasure``);
+* ``(open ?from ?dir ?to)`` for every passage, in both directions;
+* RegularMaze: ``(zone c colour)`` for every painted cell (start and goal
+  included), ``(goal c)`` and ``(at start)``; goal ``(at <red cell>)``;
+* QuestMaze: ``(item-at c i)``, ``(target-at c t)``, ``(free c)`` for the other
+  cells and ``(at start)``; goal ``(ended)`` (either target reached).
+
+:func:`make_maze_engine` builds the grounded (default) or PDDLGym engine for a
+maze, :func:`engine_position` and :func:`collected_cells` read its states.
+"""
+
+from __future__ import annotations
+
+from svot.errors import ProblemError
+from svot.pddl import Problem, load_domain
+from svot.rulemaze import symbols as S
+from svot.rulemaze.maze import Cell, Maze
+
+DOMAINS = {S.REGULAR: "regularmaze", S.QUEST: "questmaze"}
+DIRECTIONS = S.DIRECTIONS
+
+
+def cell_name(cell: Cell) -> str:
+    return f"c_{cell[0]}_{cell[1]}"
+
+
+def parse_cell_name(name: str) -> Cell:
+    parts = name.split("_")
+    if len(parts) != 3 or parts[0] != "c" or not parts[1].isdigit() or not parts[2].isdigit():
+        raise ProblemError(f"{name!r} is not a cell object name (expected c_<row>_<col>)")
+    return int(parts[1]), int(parts[2])
+
+
+def domain_name(scenario: str) -> str:
+    """``"regularmaze"`` or ``"questmaze"``."""
+    return DOMAINS[S.normalize_scenario(scenario)]
+
+
+def load_maze_domain(scenario: str):
+    """The parsed PDDL domain of a scenario (cached by :func:`svot.pddl.load_domain`)."""
+    return load_domain(domain_name(scenario))
+
+
+def action_key(direction: str) -> tuple:
+    """The PDDL action literal of a move, e.g. ``("move", "up")``."""
+    if direction not in S.DELTAS:
+        raise ProblemError(f"unknown direction {direction!r} (expected one of {', '.join(DIRECTIONS)})")
+    return ("move", direction)
+
+
+def maze_problem(maze: Maze, name: str | None = None) -> Problem:
+    """The PDDL problem of ``maze`` (see the module docstring)."""
+    n = maze.size
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    objects = [(cell_name(c), "cell") for c in cells] + [(d, "direction") for d in DIRECTIONS]
+    init: set = set()
+    for a, b in maze.passages:
+        ab = _direction(a, b)
+        init.add(("open", cell_name(a), ab, cell_name(b)))
+        init.add(("open", cell_name(b), _OPPOSITE[ab], cell_name(a)))
+    init.add(("at", cell_name(maze.start)))
+    if maze.scenario == S.REGULAR:
+        objects += [(col, "colour") for col in S.ZONE_COLOURS]
+        for cell in cells:
+            sym = maze.symbol(cell)
+            if sym != S.PLAIN_REGULAR:
+                init.add(("zone", cell_name(cell), sym))
+        (goal,) = maze.goals
+        init.add(("goal", cell_name(goal)))
+        goal_atoms = (("at", cell_name(goal)),)
+    else:
+        objects += [(i, "item") for i in S.ITEMS] + [(t, "target") for t in S.TARGETS]
+        for cell in cells:
+            sym = maze.symbol(cell)
+            if sym in S.ITEMS:
+                init.add(("item-at", cell_name(cell), sym))
+            elif sym in S.TARGETS:
+                init.add(("target-at", cell_name(cell), sym))
+            else:
+                init.add(("free", cell_name(cell)))
+        goal_atoms = (("ended",),)
+    if name is None:
+        name = f"{domain_name(maze.scenario)}-{n}x{n}"
+    return Problem(domain=domain_name(maze.scenario), name=name, objects=tuple(objects),
+                   init=frozenset(init), goal=goal_atoms)
+
+
+def problem_maze(problem: Problem) -> Maze:
+    """The :class:`Maze` a problem written by :func:`maze_problem` describes.
+
+    Raises :class:`ProblemError` when the problem is not a RuleMaze problem.
+    """
+    if problem.domain == DOMAINS[S.REGULAR]:
+        scenario = S.REGULAR
+    elif problem.domain == DOMAINS[S.QUEST]:
+        scenario = S.QUEST
+    else:
+        raise ProblemError(f"problem {problem.name!r} is for domain {problem.domain!r}, not a RuleMaze domain")
+    cells = [parse_cell_name(o) for o, t in problem.objects if t == "cell"]
+    n = int(round(len(cells) ** 0.5))
+    if n * n != len(cells) or sorted(cells) != [(r, c) for r in range(n) for c in range(n)]:
+        raise ProblemError(f"problem {problem.name!r}: cells do not form a square grid")
+    grid = [[S.plain_symbol(scenario)] * n for _ in range(n)]
+    passages, start, goals = set(), None, []
+    for atom in sorted(problem.init):
+        pred, args = atom[0], atom[1:]
+        if pred == "open":
+            a, b = parse_cell_name(args[0]), parse_cell_name(args[2])
+            passages.add((min(a, b), max(a, b)))
+        elif pred == "at":
+            start = parse_cell_name(args[0])
+        elif pred in ("zone", "item-at", "target-at"):
+            cell = parse_cell_name(args[0])
+            grid[cell[0]][cell[1]] = args[1]
+            if pred == "target-at" or args[1] == S.GOAL_COLOUR:
+                goals.append(cell)
+    if start is None:
+        raise ProblemError(f"problem {problem.name!r} has no (at ...) atom for the start")
+    if scenario == S.QUEST:
+        grid[start[0]][start[1]] = S.START_QUEST
+    try:
+        return Maze(scenario, n, start, tuple(goals), tuple(sorted(passages)),
+                    tuple(tuple(row) for row in grid))
+    except ValueError as exc:
+        raise ProblemError(f"problem {problem.name!r} is not a valid maze: {exc}") from None
+
+
+def make_maze_engine(maze: Maze, kind: str = "grounded"):
+    """An engine (``"grounded"`` or ``"pddlgym"``) stepping ``maze``'s problem."""
+    from svot.engine import make_engine
+
+    return make_engine(kind, load_maze_domain(maze.scenario), maze_problem(maze))
+
+
+def engine_position(engine, state) -> Cell:
+    """The agent's cell in an engine state (its ``(at c)`` atom)."""
+    for atom in engine.true_atoms(state):
+        if atom[0] == "at":
+            return parse_cell_name(atom[1])
+    raise ProblemError("the state has no (at ...) atom")
+
+
+def collected_cells(engine, state) -> frozenset[Cell]:
+    """Cells whose item has been collected (QuestMaze; empty for RegularMaze)."""
+    return frozenset(parse_cell_name(a[1]) for a in engine.true_atoms(state) if a[0] == "collected")
+
+
+_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+
+
+def _direction(a: Cell, b: Cell) -> str:
+    for d, (dr, dc) in S.DELTAS.items():
+        if (a[0] + dr, a[1] + dc) == tuple(b):
+            return d
+    raise ProblemError(f"cells {list(a)} and {list(b)} are not neighbours")
