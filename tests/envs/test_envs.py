@@ -164,7 +164,7 @@ def test_bad_constructor_arguments():
     with pytest.raises(ConfigError, match="unknown engine"):
         svot.envs.MazeEnv(size=5, engine="fast")
     with pytest.raises(ConfigError, match="unknown render_mode"):
-        svot.envs.MazeEnv(size=5, render_mode="human")
+        svot.envs.MazeEnv(size=5, render_mode="video")
 
 
 def test_problem_pool_draws_from_seeded_pool():
