@@ -350,9 +350,7 @@ def build_instance(
     from svot.render.labels import label_grid
     from svot.render.text import describe
 
-    drawn = [int(a) for a in actions]
-    for a in drawn:
-        spec.check_action(a, size)
+    drawn = [spec.check_action(a, size) for a in actions]  # ActionError for "up" or 1.5, not a bare int()
     kept, engine_states = ctx.run(drawn)
     s0 = ctx.state_dict(engine_states[0])
     initial = _copy(s0)

@@ -35,11 +35,23 @@ def tmp_path(path: Path) -> Path:
     return path.with_name(path.name + TMP_SUFFIX)
 
 
+def _drop(tmp: Path) -> None:
+    """Remove a half-written ``.tmp`` file after a failed write (disk full...), if it is there."""
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_path(path)
-    with open(tmp, "wb") as f:
-        f.write(data)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+    except BaseException:
+        _drop(tmp)
+        raise
     os.replace(tmp, path)
 
 
@@ -50,7 +62,11 @@ def atomic_write_json(path: Path, obj) -> None:
 def write_parquet(table: pa.Table, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_path(path)
-    pq.write_table(table, tmp, **PARQUET_OPTIONS)
+    try:
+        pq.write_table(table, tmp, **PARQUET_OPTIONS)
+    except BaseException:
+        _drop(tmp)
+        raise
     os.replace(tmp, path)
 
 
@@ -58,9 +74,13 @@ def write_arrow(table: pa.Table, path: Path) -> None:
     """An uncompressed Arrow IPC file (the export's intermediate parts)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_path(path)
-    with pa.OSFile(str(tmp), "wb") as sink:
-        with pa.ipc.new_file(sink, table.schema) as writer:
-            writer.write_table(table)
+    try:
+        with pa.OSFile(str(tmp), "wb") as sink:
+            with pa.ipc.new_file(sink, table.schema) as writer:
+                writer.write_table(table)
+    except BaseException:
+        _drop(tmp)
+        raise
     os.replace(tmp, path)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-from svot.domains import SPECS
+from svot.domains import SPECS, get_spec
+from svot.errors import ConfigError
 
 ENV_CLASSES = {
     "maze": "svot.envs.maze:MazeEnv",
@@ -26,7 +27,9 @@ VECTOR_CLASSES = {
 
 
 def env_id(domain: str, size: int, split: str = "id") -> str:
-    title = SPECS[domain].title
+    title = get_spec(domain).title  # ConfigError naming the known domains
+    if split not in ("id", "ood"):
+        raise ConfigError(f"unknown split {split!r}; choose one of id, ood")
     suffix = "-OOD" if split == "ood" else ""
     return f"SVoT/{title}-{size}x{size}{suffix}-v0"
 

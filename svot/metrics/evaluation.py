@@ -848,8 +848,8 @@ def evaluate(data, predictions, *, base_dir=None) -> Report:
         truth = data
         data_name = ", ".join(truth.sources)
     else:
-        ids = {obj.get("id", obj.get("instance_id")) for _l, obj in records if isinstance(obj, dict)}
-        truth = load_truth(data, {i for i in ids if isinstance(i, str)})
+        ids = [obj.get("id", obj.get("instance_id")) for _l, obj in records if isinstance(obj, dict)]
+        truth = load_truth(data, {i for i in ids if isinstance(i, str)})  # an id may be any JSON value
         data_name = str(data)
     scorer = _Scorer(truth, base)
     scorer.issues = list(issues)

@@ -60,11 +60,14 @@ def parse_problem(text: str, domain: Domain, source: str = "<problem>") -> Probl
     if define.head() != "define":
         raise PDDLError("a problem file must start with '(define'", source=source, line=define.line)
     head = define.items[1] if len(define.items) > 1 else None
-    if not (isinstance(head, sexpr.SList) and head.head() == "problem" and len(head.items) == 2):
+    if not (
+        isinstance(head, sexpr.SList) and head.head() == "problem" and len(head.items) == 2
+        and isinstance(head.items[1], sexpr.Sym)
+    ):
         raise PDDLError("expected '(problem <name>)' after 'define'", source=source, line=define.line)
     name = head.items[1].text
     dom = sexpr.section(define, ":domain")
-    if dom is None or len(dom.items) != 2:
+    if dom is None or len(dom.items) != 2 or not isinstance(dom.items[1], sexpr.Sym):
         raise PDDLError("missing '(:domain <name>)'", source=source, line=define.line)
     if dom.items[1].text != domain.name:
         raise PDDLError(

@@ -39,34 +39,69 @@ def read(text: str, source: str = "<pddl>") -> SList:
     """Read exactly one top-level list from ``text`` (comments removed, lower-cased)."""
     stack: list[SList] = []
     top: SList | None = None
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    shape = _shape(lines)
+    for lineno, raw in enumerate(lines, start=1):
         line = strip_comment(raw).lower().replace("(", " ( ").replace(")", " ) ")
         for token in line.split():
             if token == "(":
                 stack.append(SList([], lineno))
             elif token == ")":
                 if not stack:
-                    raise PDDLError("unbalanced ')' with no matching '('", source=source, line=lineno)
+                    raise PDDLError("unbalanced ')' with no matching '('" + _closer_hint(shape, lineno), source=source,
+                                    line=lineno)
                 done = stack.pop()
                 if stack:
                     stack[-1].items.append(done)
                 elif top is None:
                     top = done
                 else:
-                    raise PDDLError("text after the closing ')' of the definition", source=source, line=lineno)
+                    raise PDDLError("text after the closing ')' of the definition" + _closer_hint(shape, lineno),
+                                    source=source, line=lineno)
             else:
                 if not stack:
-                    raise PDDLError(f"unexpected {token!r} outside any '(...)'", source=source, line=lineno)
+                    raise PDDLError(f"unexpected {token!r} outside any '(...)'" + _closer_hint(shape, lineno),
+                                    source=source, line=lineno)
                 stack[-1].items.append(Sym(token, lineno))
     if stack:
+        # The innermost open list is often the whole definition: also name the first line that opens
+        # more than it closes although the next line is not indented under it.
+        suspect = next(
+            (ln for (ln, ind, delta), (_n, nxt, _d) in zip(shape, shape[1:]) if delta > 0 and nxt <= ind), None
+        )
+        hint = ""
+        if suspect is not None and suspect != stack[-1].line:
+            hint = (f"; probably the '(' on line {suspect}, which opens more than it closes while the next line "
+                    "is not indented under it")
         raise PDDLError(
-            f"unbalanced '(': {len(stack)} list(s) never closed, the innermost opened here",
+            f"unbalanced '(': {len(stack)} list(s) never closed, the innermost opened here{hint}",
             source=source,
             line=stack[-1].line,
         )
     if top is None:
         raise PDDLError("no '(define ...)' found", source=source, line=1)
     return top
+
+
+def _shape(lines: list[str]) -> list[tuple[int, int, int]]:
+    """(line, indentation, opened minus closed parentheses) of every line holding code."""
+    out = []
+    for lineno, raw in enumerate(lines, start=1):
+        code = strip_comment(raw)
+        if code.strip():
+            out.append((lineno, len(code) - len(code.lstrip()), code.count("(") - code.count(")")))
+    return out
+
+
+def _closer_hint(shape: list[tuple[int, int, int]], upto: int) -> str:
+    """Name the first line before ``upto`` that closes more than it opens without ending a block (its
+    indentation is not below the previous line's, and the next line is not indented below it)."""
+    for (_p, prev, _pd), (ln, ind, delta), (_n, nxt, _nd) in zip(shape, shape[1:], shape[2:]):
+        if ln >= upto:
+            break
+        if delta < 0 and ind >= prev and nxt >= ind:
+            return f"; probably the ')' on line {ln}, which closes more than it opens"
+    return ""
 
 
 def section(define: SList, key: str) -> SList | None:

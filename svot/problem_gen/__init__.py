@@ -114,8 +114,11 @@ def solve(
         state = problem_or_state
         if state.get("domain", spec.name) != spec.name:
             raise ProblemError(f"state is for domain {state.get('domain')!r}, not {spec.name!r}")
-        size = int(state["size"])
-        problem = spec.problem_from_state(state, f"{spec.name}-{size}x{size}-solve")
+        try:
+            size = int(state["size"])
+            problem = spec.problem_from_state(state, f"{spec.name}-{size}x{size}-solve")
+        except KeyError as exc:
+            raise ProblemError(f"{spec.name} state has no {exc.args[0]!r} field") from None
     else:
         raise ConfigError(f"solve() takes a svot.pddl.Problem or a state dict, got {type(problem_or_state).__name__}")
     if spec.name == "maze":

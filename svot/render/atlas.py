@@ -108,7 +108,11 @@ class TileAtlas:
         n = self.n
         ids = [0] * (n * n)
         by_kinds = self._by_kinds
-        for cell, kinds in self.spec.cell_kinds(state).items():
+        try:
+            cell_kinds = self.spec.cell_kinds(state)
+        except KeyError as exc:
+            raise ProblemError(f"{self.spec.name} state has no {exc.args[0]!r} field") from None
+        for cell, kinds in cell_kinds.items():
             try:
                 r, c = cell
                 ok = 0 <= r < n and 0 <= c < n

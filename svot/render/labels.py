@@ -80,9 +80,13 @@ def label_vocabulary(spec, size: int) -> list[str]:
 
 def label_grid(spec, state: dict) -> list[list[str]]:
     """The ``size`` x ``size`` grid of cell labels of ``state`` (row-major, (row, col))."""
-    n = int(state["size"])
+    try:
+        n = int(state["size"])
+        cell_kinds = spec.cell_kinds(state)
+    except KeyError as exc:
+        raise ProblemError(f"{spec.name} state has no {exc.args[0]!r} field") from None
     grid = [[EMPTY] * n for _ in range(n)]
-    for cell, kinds in spec.cell_kinds(state).items():
+    for cell, kinds in cell_kinds.items():
         r, c = _check_cell(cell, n, spec)
         grid[r][c] = canonical_label(spec, kinds)
     return grid
