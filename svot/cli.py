@@ -109,6 +109,10 @@ def _export_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (output is the same for any number)")
+    p.add_argument("--engine", default="local", choices=("local", "ray"),
+                   help="local (default: this process or --workers processes) or ray (Ray tasks; same bytes out; "
+                        "needs svot[ray]; --workers sets the local Ray instance's CPUs, default all)")
+    p.add_argument("--address", help="with --engine ray: a running Ray cluster (host:port or auto) instead of a local instance")
     p.add_argument("--format", default="parquet", help="parquet (default) or jsonl (ImageFolder: metadata.jsonl + PNG files)")
     p.add_argument("--view", default="instances", help="instances (default: one row per instance) or predictions (one row per prediction)")
     p.add_argument("--image-size", type=int, default=256, help="image side in pixels (default 256)")
@@ -149,9 +153,30 @@ def _export(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         quiet=args.quiet,
         command=["svot", *args._argv],
+        engine=args.engine,
+        address=args.address,
     )
     print(result.summary())
     print(f"wrote {len(result.manifest['files'])} files and {result.out / 'manifest.json'}")
+    return 0
+
+
+# --------------------------------------------------------------------------- gallery
+
+
+@command("gallery", "write a static HTML gallery of an export (one page per domain x size x split)")
+def _gallery_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("data", help="an export directory (svot export --out)")
+    p.add_argument("--out", required=True, help="output directory (new, empty, or a previous gallery)")
+    p.add_argument("--per-page", type=int, default=12, help="sample instances per page (default 12)")
+
+
+@_gallery_args.runner
+def _gallery(args: argparse.Namespace) -> int:
+    from svot.gallery import build_gallery
+
+    result = build_gallery(args.data, args.out, per_page=args.per_page)
+    print(f"wrote {len(result.pages)} pages and {result.images} images; open {result.index}")
     return 0
 
 

@@ -375,10 +375,50 @@ def export(
     overwrite: bool = False,
     quiet: bool = False,
     command: list[str] | None = None,
+    engine: str = "local",
+    address: str | None = None,
 ) -> ExportResult:
-    """Run an export (see the module docstring). Returns the summary rows and the manifest."""
+    """Run an export (see the module docstring). Returns the summary rows and the manifest.
+
+    ``engine="local"`` builds the work units in this process (``workers=1``) or in
+    ``workers`` processes; ``engine="ray"`` runs them as Ray tasks, on a local
+    instance (``workers`` CPUs, default all) or on the cluster at ``address``
+    (see :mod:`svot.dataset.ray_engine`). Every engine writes the same bytes.
+
+    A file that cannot be written (a path under a file, no permission, a full
+    disk) raises :class:`~svot.errors.DatasetError` naming it; finished parts and
+    splits are kept, so ``resume=True`` continues once the cause is fixed.
+    """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"workers must be a positive integer, got {workers!r}")
+    from svot.dataset.ray_engine import check_engine
+
+    check_engine(engine, address)
+    try:
+        return _export(cfg, workers, resume, overwrite, quiet, command, engine, address)
+    except OSError as exc:
+        what = exc.strerror or str(exc)
+        where = f" ({exc.filename})" if exc.filename else ""
+        hint = "; finished parts are kept: fix the cause and rerun with --resume" if (Path(cfg.out) / PARTS).is_dir() else ""
+        raise DatasetError(f"cannot write the export in {cfg.out!r}: {what}{where}{hint}") from exc
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: end the worker when the exporting process dies, even by SIGKILL
+    (an orphaned worker would otherwise wait forever, or write parts beside a resumed export)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quiet: bool, command,
+            engine: str = "local", address: str | None = None) -> ExportResult:
     out = Path(cfg.out)
     _prepare(out, cfg, resume, overwrite)
     mps = cfg.maps_override
@@ -392,9 +432,14 @@ def export(
             jobs.append(job)
     pending = [j for j in jobs if not j.done]
     pool = None
-    if workers > 1 and pending:
+    if engine == "ray" and pending:
+        from svot.dataset.ray_engine import RayPool
+
+        pool = RayPool(address=address, num_cpus=workers if workers > 1 else None)
+    elif workers > 1 and pending:
         ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent,
+                                   initargs=(os.getpid(),))
     by_key = {(j.domain, j.size, j.split): j for j in jobs}
     # the last split whose maps each (domain, size) still needs (maps are drawn in split order)
     need: dict[tuple, str] = {}

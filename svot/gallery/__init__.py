@@ -1,0 +1,20 @@
+"""A static HTML gallery of an exported dataset: look at the instances, offline.
+
+::
+
+    from svot.gallery import build_gallery
+    build_gallery("data/", "gallery/", per_page=12)   # then open gallery/index.html
+
+or ``svot gallery data/ --out gallery/``. One page per domain × size × split
+(step images, actions, state texts, reasoning chains, the four choices with the
+correct one marked), an index, a client-side filter by domain, size and split
+(``index.html#domain=sokoban&split=test_id``), PNG files next to the pages and
+relative links only: it works from ``file://`` with no network. The same data
+gives the same bytes. See :mod:`svot.gallery.build` for the layout and
+:mod:`svot.gallery.assets` for what the page script does.
+"""
+
+from svot.gallery.build import DEFAULT_PER_PAGE, GalleryResult, build_gallery
+from svot.gallery.data import SplitSource, find_splits, read_samples, sample_indices
+
+__all__ = ["DEFAULT_PER_PAGE", "GalleryResult", "SplitSource", "build_gallery", "find_splits", "read_samples", "sample_indices"]
