@@ -454,18 +454,14 @@ RULEMAZE_CASES = [
          ("unknown reset option(s) 'level'",)),
     Case("rulemaze-pool-file-bad-record", _read_pool, ProblemError, ("pool.jsonl:1:",)),
 ]
-# Reported, not fixed here (svot/rulemaze is being edited by another engineer): strict xfails, so a fix shows up.
-KNOWN_BAD = [
-    (Case("rulemaze-reset-options-not-a-dict", lambda tmp: _rule_env().reset(options="maze"), ConfigError,
-          ("options",)), "svot/rulemaze/env.py: dict(options) raises a bare ValueError"),
-    (Case("rule-unknown-scenario", lambda tmp: _rule("Seen(key)", "Hex"), ConfigError, ("unknown scenario 'Hex'",)),
-     "svot/rulemaze/symbols.py normalize_scenario raises a bare ValueError"),
+RULEMAZE_CASES += [
+    Case("rulemaze-reset-options-not-a-dict", lambda tmp: _rule_env().reset(options="maze"), ConfigError,
+          ("options",)),
+    Case("rule-unknown-scenario", lambda tmp: _rule("Seen(key)", "Hex"), ConfigError, ("unknown scenario 'Hex'",)),
 ]
 
 CASES = DOMAIN_CASES + PROBLEM_CASES + ENV_CASES + STATE_CASES + EXPORT_CASES + RULE_CASES + RULEMAZE_CASES
-PARAMS = [pytest.param(c, id=c.id) for c in CASES] + [
-    pytest.param(c, id=c.id, marks=pytest.mark.xfail(strict=True, reason="reported: " + why)) for c, why in KNOWN_BAD
-]
+PARAMS = [pytest.param(c, id=c.id) for c in CASES]
 
 
 @pytest.mark.parametrize("case", PARAMS)
@@ -484,7 +480,7 @@ def test_bad_input_is_refused_with_a_clear_error(case: Case, tmp_path):
 
 
 def test_catalogue_has_no_duplicate_ids():
-    ids = [c.id for c in CASES] + [c.id for c, _ in KNOWN_BAD]
+    ids = [c.id for c in CASES]
     assert len(ids) == len(set(ids))
 
 
@@ -607,15 +603,11 @@ CLI_CASES = [
     CLICase("rulemaze-pool-unknown-scenario", ("rulemaze", "pool", "--scenario", "hex", "--out", "{tmp}/pool"), 2,
             ("unknown scenario 'hex'",)),
     CLICase("rulemaze-pool-zero-count", ("rulemaze", "pool", "--count", "0", "--out", "{tmp}/pool"), 2, ("--count",)),
-    pytest.param(CLICase("rulemaze-pool-under-a-file", ("rulemaze", "pool", "--count", "3", "--out", "{tmp}/a-file/pool"), 2,
-                         ("a-file",)),
-                 marks=pytest.mark.xfail(strict=True, reason="reported: svot/rulemaze/cli.py lets the OSError of "
-                                                              "out.mkdir() through (an 'internal error', exit 1)")),
-    pytest.param(CLICase("rulemaze-export-under-a-file", ("rulemaze", "export", "--out", "{tmp}/a-file/x", "--scenario",
-                                                          "regular", "--train", "2", "--test-per-group", "1",
-                                                          "--pool-size", "100", "--quiet"), 2, ("a-file",)),
-                 marks=pytest.mark.xfail(strict=True, reason="reported: svot rulemaze export lets a NotADirectoryError "
-                                                              "through (an 'internal error', exit 1)")),
+    CLICase("rulemaze-pool-under-a-file", ("rulemaze", "pool", "--count", "3", "--out", "{tmp}/a-file/pool"), 2,
+            ("a-file",)),
+    CLICase("rulemaze-export-under-a-file", ("rulemaze", "export", "--out", "{tmp}/a-file/x", "--scenario",
+                                             "regular", "--train", "2", "--test-per-group", "1",
+                                             "--pool-size", "100", "--quiet"), 2, ("a-file",)),
     CLICase("rulemaze-export-unknown-format", ("rulemaze", "export", "--out", "{tmp}/rx", "--formats", "csv"), 2,
             ("unknown format 'csv'",)),
     CLICase("rulemaze-evaluate-missing-data", ("rulemaze", "evaluate", "--data", "{tmp}/nowhere", "--predictions",

@@ -110,11 +110,15 @@ def register(subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from svot.errors import ConfigError
 
+    from svot.errors import DatasetError
+
     cmd = getattr(args, "rulemaze_command", None)
-    if cmd == "pool":
-        return _pool(args)
-    if cmd == "export":
-        return _export(args)
+    if cmd in ("pool", "export"):
+        try:
+            return _pool(args) if cmd == "pool" else _export(args)
+        except OSError as exc:  # unwritable or full output: one line, not an internal error
+            where = exc.filename or args.out
+            raise DatasetError(f"cannot write {where}: {exc.strerror or exc}; fix --out and rerun") from exc
     if cmd == "evaluate":
         return _evaluate(args)
     raise ConfigError("choose a subcommand: pool, export or evaluate (svot rulemaze -h for help)")

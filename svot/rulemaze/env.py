@@ -157,6 +157,8 @@ class RuleMazeEnv(gym.Env):
     # --- episode ----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
+        if options is not None and not isinstance(options, dict):
+            raise ConfigError(f"reset options must be a dict, got {type(options).__name__}")
         options = dict(options or {})
         unknown = sorted(set(options) - set(RESET_OPTIONS))
         if unknown:

@@ -32,9 +32,14 @@ class RuleError(_errors.RuleError):
         self.rule = rule
         self.position = position
         self.column = position + 1
-        # Show tabs as spaces so the caret lines up.
+        # Show tabs as spaces so the caret lines up; a very long rule is shown around the column only.
         shown = rule.replace("\t", " ").replace("\n", " ")
-        super().__init__(f"{reason} at column {self.column}\n  {shown}\n  {' ' * position}^")
+        caret = position
+        if len(shown) > 120:
+            lo = max(0, position - 50)
+            shown = ("..." if lo else "") + shown[lo : lo + 100] + ("..." if lo + 100 < len(shown) else "")
+            caret = position - lo + (3 if lo else 0)
+        super().__init__(f"{reason} at column {self.column}\n  {shown}\n  {' ' * caret}^")
 
 
 class RuleFileError(_errors.RuleError):

@@ -64,7 +64,9 @@ def normalize_scenario(name: str) -> str:
         return REGULAR
     if key in ("quest", "questmaze"):
         return QUEST
-    raise ValueError(f"unknown scenario {name!r} (expected {REGULAR!r} or {QUEST!r})")
+    from svot.errors import ConfigError
+
+    raise ConfigError(f"unknown scenario {name!r} (expected {REGULAR!r} or {QUEST!r})")
 
 
 def start_symbol(scenario: str) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -39,11 +38,6 @@ NAMES = sorted(SPECS)
 DOMAINS = {n: load_domain(SPECS[n].pddl) for n in NAMES}
 SEEDS = {n: SPECS[n].problem_from_state(random_state(SPECS[n], SPECS[n].sizes[0], np.random.default_rng(0), 0.3), "s").to_pddl()
          for n in NAMES}
-
-
-def known_lexer_bug(text: str) -> bool:
-    """Reported RuleMaze lexer bug (see test_reliability_fuzz.known_lexer_bug): bare ValueError from int()."""
-    return any(ch.isdigit() and not ch.isascii() for ch in text) or re.search(r"[0-9]{4300}", text) is not None
 
 
 def problem(fdp: atheris.FuzzedDataProvider) -> None:
@@ -77,9 +71,6 @@ def rule(fdp: atheris.FuzzedDataProvider) -> None:
         rule_parser.parse_formula(text)
     except RuleError:
         pass
-    except ValueError:
-        if not known_lexer_bug(text):
-            raise
 
 
 def predictions(fdp: atheris.FuzzedDataProvider) -> None:

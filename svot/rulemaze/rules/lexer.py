@@ -28,6 +28,10 @@ _KEYWORDS = {"not": NOT, "and": AND, "or": OR}
 _CMP_CHARS = "<>=!≥≤"
 
 
+_DIGITS = frozenset("0123456789")
+_MAX_DIGITS = 9  # counts and step offsets are small; longer runs are typos (and int() caps at 4,300 digits)
+
+
 def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens, ending with an ``END`` token; raises :class:`RuleError`."""
     if not isinstance(text, str):
@@ -64,12 +68,14 @@ def tokenize(text: str) -> list[Token]:
             if j < 0:
                 raise RuleError("unterminated string", text, i)
             out.append(Token(STRING, text[i:j + 1], i, text[i + 1:j])); i = j + 1
-        elif ch.isdigit():
+        elif ch in _DIGITS:  # ASCII only: str.isdigit() also accepts '²', which int() refuses
             j = i
-            while j < n and text[j].isdigit():
+            while j < n and text[j] in _DIGITS:
                 j += 1
-            if j < n and (text[j].isalpha() or text[j] == "_"):
+            if j < n and (text[j].isalpha() or text[j] == "_" or text[j].isdigit()):
                 raise RuleError(f"malformed number {text[i:j + 1]!r}", text, i)
+            if j - i > _MAX_DIGITS:
+                raise RuleError(f"number too long ({j - i} digits; at most {_MAX_DIGITS})", text, i)
             out.append(Token(INT, text[i:j], i, int(text[i:j]))); i = j
         elif ch.isalpha() or ch == "_":
             j = i
