@@ -27,17 +27,17 @@ letters draw from ``numpy.random.SeedSequence`` children of it (see
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import shutil
 import sys
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
 
+from svot.parallel import process_pool
 from svot.dataset.instance import MapPlan, map_instances, plan_maps, split_letters
 from svot.dataset.records import PngCache, records_for, schema_for
 from svot.dataset.spec import (
@@ -403,20 +403,6 @@ def export(
         raise DatasetError(f"cannot write the export in {cfg.out!r}: {what}{where}{hint}") from exc
 
 
-def _die_with_parent(parent: int) -> None:
-    """Worker initializer: end the worker when the exporting process dies, even by SIGKILL
-    (an orphaned worker would otherwise wait forever, or write parts beside a resumed export)."""
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG (Linux)
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-
-
 def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quiet: bool, command,
             engine: str = "local", address: str | None = None) -> ExportResult:
     out = Path(cfg.out)
@@ -437,9 +423,7 @@ def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quie
 
         pool = RayPool(address=address, num_cpus=workers if workers > 1 else None)
     elif workers > 1 and pending:
-        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_die_with_parent,
-                                   initargs=(os.getpid(),))
+        pool = process_pool(workers)
     by_key = {(j.domain, j.size, j.split): j for j in jobs}
     # the last split whose maps each (domain, size) still needs (maps are drawn in split order)
     need: dict[tuple, str] = {}

@@ -58,6 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--overwrite", action="store_true", help="replace existing pool files")
+    p.add_argument("--resume", action="store_true",
+                   help="keep pool files that the manifest shows complete for these arguments; make the rest")
     _common(p)
 
     p = sub.add_parser("export", help="export the datasets (Parquet and ShareGPT JSON) with a manifest",
@@ -144,12 +146,32 @@ def _pool(args) -> int:
     quiet = getattr(args, "quiet", False)
     scenarios = _scenarios(args.scenario)
     paths = {sc: out / pool_file_name(sc, args.size) for sc in scenarios}
-    existing = [p for p in paths.values() if p.exists()]
-    if existing and not args.overwrite:
-        raise DatasetError(f"{existing[0]} exists; pass --overwrite to replace it")
     manifest_path = out / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"pools": {}}
+    from svot import __version__
+
+    manifest.update({"package": "svot", "version": __version__, "command": ["svot", *getattr(args, "_argv", [])]})
+
+    def complete(sc) -> bool:  # written by an earlier run with these arguments, bytes as recorded
+        entry = manifest["pools"].get(paths[sc].name)
+        return bool(
+            entry and paths[sc].exists()
+            and (entry["scenario"], entry["size"], entry["count"], entry["seed"]) == (sc, args.size, args.count, args.seed)
+            and entry["sha256"] == sha256_file(paths[sc])
+        )
+
+    existing = [p for sc, p in paths.items() if p.exists() and not (args.resume and complete(sc))]
+    if existing and not args.overwrite:
+        raise DatasetError(f"{existing[0]} exists; pass --overwrite to replace it (or --resume to keep complete files)")
+    todo = [sc for sc in scenarios if not (args.resume and complete(sc))]
+    # the manifest never vouches for a file being replaced: drop their entries first, add each back once written
+    for sc in todo:
+        manifest["pools"].pop(paths[sc].name, None)
+    atomic_write_json(manifest_path, manifest)
     for sc in scenarios:
+        if sc not in todo:
+            print(f"{sc}: kept {paths[sc]} (complete)")
+            continue
         bar = _bar(args.count, sc, quiet)
         t0 = time.perf_counter()
         try:
@@ -163,12 +185,9 @@ def _pool(args) -> int:
             "scenario": sc, "size": args.size, "count": len(mazes), "seed": args.seed,
             "sha256": sha256_file(paths[sc]), "bytes": paths[sc].stat().st_size,
         }
+        atomic_write_json(manifest_path, manifest)
         print(f"{sc}: {len(mazes)} mazes in {dt:.1f} s ({len(mazes) / dt:.0f} mazes/s, "
               f"{args.workers} worker(s)) -> {paths[sc]}")
-    from svot import __version__
-
-    manifest.update({"package": "svot", "version": __version__, "command": ["svot", *getattr(args, "_argv", [])]})
-    atomic_write_json(manifest_path, manifest)
     return 0
 
 

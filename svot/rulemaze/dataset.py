@@ -55,12 +55,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import shutil
 import sys
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -68,10 +67,26 @@ from typing import Iterable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from svot.dataset.records import BOOL, I32, IMAGE, STR, arrow_schema, encode_png, png_name
-from svot.dataset.writers import (TMP_SUFFIX, atomic_write_bytes, atomic_write_json, read_arrow,
-                                  sha256_file, write_arrow, write_parquet)
+from svot.dataset.records import (
+    BOOL,
+    I32,
+    IMAGE,
+    STR,
+    arrow_schema,
+    encode_png,
+    png_name,
+)
+from svot.dataset.writers import (
+    TMP_SUFFIX,
+    atomic_write_bytes,
+    atomic_write_json,
+    read_arrow,
+    sha256_file,
+    write_arrow,
+    write_parquet,
+)
 from svot.errors import ConfigError, DatasetError
+from svot.parallel import process_pool
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import evaluate_paths
 from svot.rulemaze.maze import Maze
@@ -659,8 +674,7 @@ def export(cfg: ExportConfig, *, workers: int = 1, resume: bool = False, overwri
     jobs: list[SplitJob] = []
     pool = None
     if workers > 1:
-        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        pool = process_pool(workers)
     futures: dict = {}
     by_key: dict = {}
     bar = None

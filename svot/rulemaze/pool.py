@@ -44,11 +44,11 @@ from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable
 
 import numpy as np
 
+from svot.parallel import process_pool
 from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import PoolError
 from svot.rulemaze.maze import Cell, Maze
@@ -273,7 +273,7 @@ def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0,
     next_index = 0
     since_new = 0
     patience = max(2000, 2 * count)
-    executor = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
+    executor = process_pool(workers) if workers > 1 else None
     try:
         while len(mazes) < count:
             # Generating exactly the missing number of candidates wastes nothing when they

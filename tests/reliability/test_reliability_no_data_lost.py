@@ -262,10 +262,10 @@ def _check_pool_after_kill(out: Path, ref: Path) -> None:
 
 @pytest.mark.slow
 def test_pool_killed_at_every_kind_of_point_reruns_to_identical_bytes(references, tmp_path, capsys):
-    """``svot rulemaze pool`` writes each pool file atomically (never half a file under its name) but cannot
-    resume: a rerun needs ``--overwrite`` and regenerates everything; it ends with the same bytes."""
+    """``svot rulemaze pool`` writes each pool file atomically (never half a file under its name); a plain
+    rerun refuses to touch finished files, ``--overwrite`` regenerates everything to the same bytes."""
     ref, events = references["POOL"]
-    assert events == 3  # two pool files and the manifest
+    assert events == 5  # the manifest, then per scenario its pool file and the manifest again
     rng = random.Random(5)
     points = rng.sample([(n, mode) for n in range(1, events + 1) for mode in ("before", "after", "torn")], 3)
     for i, (n, mode) in enumerate(points):
@@ -275,7 +275,7 @@ def test_pool_killed_at_every_kind_of_point_reruns_to_identical_bytes(references
         KILLS["count"] += 1
         _check_pool_after_kill(out, ref)
         done = [p for p in out.glob("*.jsonl")]
-        if done:  # not resumable: a plain rerun refuses to touch the finished file
+        if done:  # a plain rerun refuses to touch the finished file
             capsys.readouterr()
             assert run_inprocess([*POOL, "--out", str(out)])[0] == 2
             err = capsys.readouterr().err
@@ -286,12 +286,25 @@ def test_pool_killed_at_every_kind_of_point_reruns_to_identical_bytes(references
         assert not list(out.glob("*.tmp"))
 
 
-@pytest.mark.xfail(strict=True, reason="reported: `svot rulemaze pool --overwrite` writes manifest.json only at the end, "
-                                       "so a run killed between scenarios leaves the previous run's sha256 for a new file")
 def test_pool_manifest_stays_accurate_when_an_overwrite_is_killed(tmp_path):
     out = tmp_path / "out"
     assert run_inprocess([*POOL, "--out", str(out)])[0] == 0
     other = [*POOL[:-3], "--seed", "4", "--quiet"]
-    proc = run_killed([*other, "--out", str(out), "--overwrite"], 1, "after")  # RegularMaze file replaced, then killed
+    proc = run_killed([*other, "--out", str(out), "--overwrite"], 2, "after")  # RegularMaze file replaced, then killed
     assert proc.returncode == -signal.SIGKILL
     check_manifest_accurate(out)
+
+
+def test_pool_killed_between_scenarios_resumes_to_the_same_bytes(tmp_path):
+    ref = tmp_path / "ref"
+    assert run_inprocess([*POOL, "--out", str(ref)])[0] == 0
+    out = tmp_path / "out"
+    proc = run_killed([*POOL, "--out", str(out)], 3, "after")  # first scenario's file and entry written, then killed
+    assert proc.returncode == -signal.SIGKILL
+    KILLS["count"] += 1
+    check_manifest_accurate(out)
+    kept = (out / "RegularMaze-3x3.jsonl").stat().st_mtime_ns
+    assert run_inprocess([*POOL, "--out", str(out), "--resume"])[0] == 0
+    assert (out / "RegularMaze-3x3.jsonl").stat().st_mtime_ns == kept  # resumed, not regenerated
+    assert tree_digest(out) == tree_digest(ref)
+    assert manifest_without_command(out) == manifest_without_command(ref)
