@@ -1,0 +1,222 @@
+"""Episodes as animated GIFs: ``save_episode_gif("SVoT/Maze-5x5-v0", policy_or_actions, "maze.gif")``.
+
+One frame for the first observation and one per step, drawn by the env's
+``rgb_array`` renderer (the tile atlas of :mod:`svot.render.image`), written by
+Pillow. The same env, seed and actions give the same bytes: colours map to one
+palette shared by all frames (exact when the episode uses at most 254 colours,
+else a median-cut palette of all frames, without dithering), and a GIF holds no
+timestamps.
+
+A thin progress bar under the grid (``progress_bar=True``, the default) shows
+how far the episode has got. It also keeps every step its own frame: Pillow
+merges consecutive identical frames (a move into a wall changes nothing) into
+one longer frame, so without the bar such an episode has fewer frames than
+steps + 1 (the return value counts the frames actually written).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from svot.errors import ActionError, ConfigError
+
+__all__ = ["episode_frames", "save_episode_gif", "write_gif"]
+
+BAR_HEIGHT = 6
+_BAR_DONE = (52, 52, 60)
+_BAR_TODO = (214, 214, 220)
+
+
+def _frame_of(env: gym.Env, image_size: int | None) -> np.ndarray:
+    base = env.unwrapped
+    if hasattr(base, "dspec") and hasattr(base, "state"):  # an SVoT env: draw its state whatever its render_mode
+        from svot.render.image import render_state
+
+        return render_state(base.dspec, base.state, image_size or getattr(base, "image_size", 256))
+    frame = env.render()
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3:
+        raise ConfigError("save_episode_gif needs an env whose render() returns an RGB image (render_mode='rgb_array')")
+    return frame
+
+
+def _as_policy(actions_or_policy: Any, env: gym.Env) -> tuple[Callable[[Any], Any] | None, list | None]:
+    if hasattr(actions_or_policy, "predict"):  # a Stable-Baselines3 model
+        model = actions_or_policy
+        return (lambda obs: model.predict(obs, deterministic=True)[0]), None
+    if callable(actions_or_policy):
+        return actions_or_policy, None
+    if isinstance(actions_or_policy, (str, bytes)) or not isinstance(actions_or_policy, (Sequence, np.ndarray)):
+        raise ConfigError(
+            "actions_or_policy must be a sequence of actions, a callable obs -> action or a model with .predict, "
+            f"got {type(actions_or_policy).__name__}"
+        )
+    acts = []
+    parse = getattr(env.unwrapped, "parse_action", None)
+    for a in actions_or_policy:
+        if isinstance(a, str):
+            if parse is None:
+                raise ActionError(f"action {a!r} is text, but {type(env.unwrapped).__name__} has no parse_action")
+            a = parse(a)
+        acts.append(a)
+    return None, acts
+
+
+def episode_frames(
+    env_or_id: gym.Env | str,
+    actions_or_policy: Any,
+    *,
+    seed: int | None = 0,
+    options: dict | None = None,
+    max_steps: int | None = None,
+    image_size: int | None = None,
+    env_kwargs: dict | None = None,
+) -> tuple[list[np.ndarray], dict]:
+    """Play one episode and return its frames (``(H, W, 3)`` uint8) and a summary.
+
+    ``env_or_id``: an env id (made with ``gymnasium.make``, closed afterwards) or
+    an env (its wrappers shape the observations a policy sees; frames come from
+    the unwrapped SVoT env's state, so its ``render_mode`` does not matter).
+    ``actions_or_policy``: a sequence of actions (ints, or texts such as
+    ``"move up"``), a callable ``obs -> action``, or a Stable-Baselines3 model
+    (deterministic ``predict``). The episode stops when it terminates or
+    truncates, when the actions run out, or after ``max_steps`` (default: the
+    id's ``max_episode_steps``, else 4·N²). ``reset(seed=seed, options=options)``
+    starts it (``options={"problem": ...}`` plays a given problem).
+
+    The summary: ``steps``, ``return``, ``terminated``, ``truncated``, ``actions``.
+    """
+    own = isinstance(env_or_id, str)
+    env = gym.make(env_or_id, **(env_kwargs or {})) if own else env_or_id
+    if not own and env_kwargs:
+        raise ConfigError("env_kwargs apply only when save_episode_gif makes the env from an id")
+    try:
+        policy, actions = _as_policy(actions_or_policy, env)
+        if max_steps is None:
+            spec = env.spec
+            if spec is not None and spec.max_episode_steps is not None:
+                max_steps = spec.max_episode_steps
+            else:
+                n = getattr(env.unwrapped, "size", 8)
+                max_steps = 4 * n * n
+        obs, _ = env.reset(seed=seed, options=options)
+        frames = [_frame_of(env, image_size)]
+        taken: list[int] = []
+        total, terminated, truncated = 0.0, False, False
+        limit = max_steps if actions is None else min(max_steps, len(actions))
+        for t in range(limit):
+            a = policy(obs) if actions is None else actions[t]
+            a = int(np.asarray(a).reshape(()))
+            obs, reward, terminated, truncated, _ = env.step(a)
+            taken.append(a)
+            total += float(reward)
+            frames.append(_frame_of(env, image_size))
+            if terminated or truncated:
+                break
+    finally:
+        if own:
+            env.close()
+    return frames, {"steps": len(taken), "return": total, "terminated": bool(terminated), "truncated": bool(truncated),
+                    "actions": taken}
+
+
+def _add_bar(frames: list[np.ndarray]) -> list[np.ndarray]:
+    n = len(frames)
+    out = []
+    for t, f in enumerate(frames):
+        _h, w = f.shape[:2]
+        bar = np.empty((BAR_HEIGHT, w, 3), np.uint8)
+        bar[:] = _BAR_TODO
+        done = w if n == 1 else round(w * t / (n - 1))
+        bar[1:-1, :done] = _BAR_DONE
+        if n - 1 > w and t % 2:  # more steps than pixels: a flipped corner keeps consecutive frames distinct
+            bar[0, -1] = _BAR_DONE
+        out.append(np.concatenate([f, bar], axis=0))
+    return out
+
+
+def _palette_frames(frames: list[np.ndarray]):
+    """Frames as ``P`` images over one shared palette (deterministic)."""
+    from PIL import Image
+
+    stack = np.stack(frames)
+    packed = (stack[..., 0].astype(np.uint32) << 16) | (stack[..., 1].astype(np.uint32) << 8) | stack[..., 2]
+    colours, inverse = np.unique(packed.ravel(), return_inverse=True)
+    if len(colours) <= 254:
+        pal = np.stack([(colours >> 16) & 255, (colours >> 8) & 255, colours & 255], 1).astype(np.uint8)
+        idx = inverse.reshape(packed.shape).astype(np.uint8)
+        flat_pal = pal.ravel().tolist() + [0] * (768 - 3 * len(pal))
+        images = []
+        for i in range(len(frames)):
+            im = Image.fromarray(idx[i], mode="P")
+            im.putpalette(flat_pal)
+            images.append(im)
+        return images
+    mosaic = Image.fromarray(stack.reshape(-1, stack.shape[2], 3))  # all frames stacked vertically
+    pal_img = mosaic.quantize(colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    return [Image.fromarray(f).quantize(palette=pal_img, dither=Image.Dither.NONE) for f in frames]
+
+
+def write_gif(frames: Sequence[np.ndarray], path: str | os.PathLike, fps: float = 4, *, loop: int = 0) -> int:
+    """Write ``(H, W, 3)`` uint8 frames as an animated GIF (atomically: ``*.tmp`` then rename).
+
+    Returns the number of frames in the file (Pillow merges consecutive
+    identical frames into one longer frame).
+    """
+    frames = [np.ascontiguousarray(f, dtype=np.uint8) for f in frames]
+    if not frames:
+        raise ConfigError("write_gif needs at least one frame")
+    shape = frames[0].shape
+    if len(shape) != 3 or shape[2] != 3 or any(f.shape != shape for f in frames):
+        raise ConfigError(f"write_gif takes (H, W, 3) uint8 frames of one shape, got {[f.shape for f in frames][:3]}...")
+    if not fps or fps <= 0:
+        raise ConfigError(f"fps must be positive, got {fps!r}")
+    duration = max(20, round(1000 / fps / 10) * 10)  # GIF delays are in hundredths of a second
+    images = _palette_frames(frames)
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:], duration=duration, loop=loop)
+    os.replace(tmp, path)
+    distinct = 1 + sum(not np.array_equal(a, b) for a, b in itertools.pairwise(frames))
+    return distinct
+
+
+def save_episode_gif(
+    env_or_id: gym.Env | str,
+    actions_or_policy: Any,
+    path: str | os.PathLike,
+    fps: float = 4,
+    *,
+    seed: int | None = 0,
+    options: dict | None = None,
+    max_steps: int | None = None,
+    image_size: int | None = None,
+    progress_bar: bool = True,
+    env_kwargs: dict | None = None,
+) -> dict:
+    """Play one episode (see :func:`episode_frames`) and write it to ``path`` as a GIF at ``fps`` frames a second.
+
+    Returns the episode summary of :func:`episode_frames` plus ``frames`` (the
+    number of GIF frames: ``steps + 1`` with the progress bar) and ``path``.
+
+    Example::
+
+        from svot.gif import save_episode_gif
+        save_episode_gif("SVoT/Sokoban-5x5-v0", ["move up", "move left"], "sokoban.gif", seed=3)
+        env = svot.wrappers.OneHotObservation(gymnasium.make("SVoT/Maze-5x5-v0"), "egocentric_flat")
+        save_episode_gif(env, PPO.load("model.zip"), "maze.gif", seed=7)
+    """
+    frames, summary = episode_frames(
+        env_or_id, actions_or_policy, seed=seed, options=options, max_steps=max_steps, image_size=image_size,
+        env_kwargs=env_kwargs,
+    )
+    if progress_bar:
+        frames = _add_bar(frames)
+    n = write_gif(frames, path, fps)
+    return {**summary, "frames": n, "path": str(path)}
