@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import json
 import math
 from collections import deque
@@ -194,42 +193,26 @@ def path_actions(tree: dict, target: Cell) -> list[int]:
 
 
 # --- the grounded engine, shared per (domain, size) --------------------------------
-def _all_groundings(pred_types: tuple[str, ...], objects: dict[str, list[str]]) -> Iterable[tuple]:
-    pools = [objects.get(t, []) for t in pred_types]
-    return itertools.product(*pools)
-
-
 class SharedGrounding:
-    """One :class:`GroundTask` per (domain, size), reused by every problem of that size.
+    """Search over the :class:`GroundTask` every problem of a (domain, size) shares.
 
-    Only the static predicates that :meth:`DomainSpec.base_atoms` writes (they
-    depend on the size alone) are folded; every other predicate is grounded over
-    all its type-correct arguments so any layout of that size is a bitset here.
+    The task is :func:`svot.engine.grounded.shared_grounding`'s: only the static
+    predicates that :meth:`DomainSpec.base_atoms` writes (they depend on the size
+    alone) are folded; every other predicate is grounded over all its
+    type-correct arguments, so any layout of that size is a bitset here. This
+    class adds the search-oriented :class:`Stepper` and problem binding.
     """
 
     def __init__(self, spec: DomainSpec, size: int):
+        from svot.engine.grounded import shared_grounding as engine_grounding
+
         self.spec = spec
         self.size = size
         self.domain = load_domain(spec.pddl)
-        base = spec.base_atoms(size)
-        self.fold = frozenset(a[0] for a in base) & self.domain.static_predicates
-        objects_list = spec.base_objects(size)
-        objects: dict[str, list[str]] = {}
-        for name, type_name in objects_list:
-            objects.setdefault(type_name, []).append(name)
-        init = set(base)
-        for pred, types in self.domain.predicates.items():
-            if pred in self.fold or pred in self.domain.action_predicates:
-                continue
-            init.update((pred,) + args for args in _all_groundings(types, objects))
-        template = Problem(
-            domain=self.domain.name,
-            name=f"template-{spec.name}-{size}",
-            objects=tuple(objects_list),
-            init=frozenset(init),
-            goal=(),
-        )
-        self.task = GroundTask(self.domain, template, fold=self.fold)
+        shared_static = [a for a in spec.base_atoms(size) if a[0] in self.domain.static_predicates]
+        # the very GroundTask the envs and the dataset step on (one grounding per process, not two)
+        self.task = engine_grounding(self.domain, spec.base_objects(size), shared_static, spec.internal).task
+        self.fold = self.task.fold
         self.static_atoms = self.task.static_atoms
         keys = [spec.action_key(a, size) for a in range(spec.n_actions(size))]
         internal = [k for k in self.task.keys() if k[0] in spec.internal]
