@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, wait
@@ -51,8 +50,8 @@ from svot.dataset.spec import (
     predictions,
     split_entropy,
 )
+from svot.dataset.outdir import MANIFEST, PARTS, prepare_output, remove
 from svot.dataset.writers import (
-    TMP_SUFFIX,
     atomic_write_json,
     read_arrow,
     sha256_file,
@@ -65,8 +64,6 @@ from svot.errors import ConfigError, DatasetError
 
 FORMATS = ("parquet", "jsonl")
 VIEWS = ("instances", "predictions")
-PARTS = ".parts"
-MANIFEST = "manifest.json"
 DEFAULT_CHUNK_MAPS = 10
 STATS_KEYS = ("maps", "instances", "steps", "records", "inapplicable_steps", "plan_sequences", "ended_early", "images_encoded")
 
@@ -267,65 +264,13 @@ def _chunk_stats(path: Path) -> dict:
 # --------------------------------------------------------------------------- output directory
 
 
-def _remove(path: Path) -> None:
-    if path.is_dir():
-        shutil.rmtree(path)
-    elif path.exists():
-        path.unlink()
-
-
 def _prepare(out: Path, cfg: ExportConfig, resume: bool, overwrite: bool) -> None:
-    if resume and overwrite:
-        raise ConfigError("--resume and --overwrite exclude each other")
-    if out.exists() and not out.is_dir():
-        raise DatasetError(f"output path {str(out)!r} exists and is not a directory")
-    fp = cfg.fingerprint()
-    parts_cfg = out / PARTS / "config.json"
-    manifest = out / MANIFEST
-    ds_dirs = [out / dataset_name(d, n) for d, n in cfg.targets]
-    existing = [p for p in [manifest, out / PARTS, *ds_dirs] if p.exists() and (p.is_file() or any(p.iterdir()))]
-    if existing and not (resume or overwrite):
-        raise DatasetError(
-            f"output directory {str(out)!r} already holds an export ({existing[0].name}); "
-            "pass --resume to continue it or --overwrite to replace it"
-        )
-    if overwrite:
-        if manifest.exists():
-            try:
-                old = json.loads(manifest.read_text())
-                for rel in old.get("files", {}):
-                    _remove(out / rel)
-            except (OSError, ValueError):
-                pass
-        for p in [manifest, out / PARTS, *ds_dirs]:
-            _remove(p)
-    elif resume and existing:
-        if parts_cfg.exists():
-            old = json.loads(parts_cfg.read_text())
-        elif manifest.exists():
-            old = json.loads(manifest.read_text()).get("arguments")
-        else:
-            raise DatasetError(
-                f"cannot resume in {str(out)!r}: it holds files but no export state ({PARTS}/config.json or "
-                f"{MANIFEST}); pass --overwrite to replace them"
-            )
-        if old != fp:
-            diff = sorted(k for k in set(old or {}) | set(fp) if (old or {}).get(k) != fp.get(k))
-            raise DatasetError(
-                f"cannot resume in {str(out)!r}: it was exported with different arguments ({', '.join(diff)}); "
-                "pass the same arguments, or --overwrite"
-            )
-        if not parts_cfg.exists():  # a finished export: its counts live in the manifest
-            done = json.loads(manifest.read_text())
-            for name, ds in done.get("datasets", {}).items():
-                for split, st in ds.get("splits", {}).items():
-                    atomic_write_json(out / PARTS / "stats" / name / f"{split}.json", {k: int(st[k]) for k in STATS_KEYS})
-    out.mkdir(parents=True, exist_ok=True)
-    for root, _dirs, files in os.walk(out):
-        for f in files:
-            if f.endswith(TMP_SUFFIX):
-                os.unlink(os.path.join(root, f))
-    atomic_write_json(parts_cfg, fp)
+    def restore(done: dict) -> None:
+        for name, ds in done.get("datasets", {}).items():
+            for split, st in ds.get("splits", {}).items():
+                atomic_write_json(out / PARTS / "stats" / name / f"{split}.json", {k: int(st[k]) for k in STATS_KEYS})
+
+    prepare_output(out, cfg.fingerprint(), [out / dataset_name(d, n) for d, n in cfg.targets], resume, overwrite, restore)
 
 
 # --------------------------------------------------------------------------- export
@@ -481,7 +426,7 @@ def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quie
     rows = [SummaryRow(j.name, j.split, json.loads(stats_path(out, j).read_text()), TABLE5_PREDICTIONS.get((j.domain, j.size), {}).get(j.split)) for j in jobs]
     manifest = _manifest(out, cfg, jobs, rows, command)
     atomic_write_json(out / MANIFEST, manifest)
-    _remove(out / PARTS)
+    remove(out / PARTS)
     return ExportResult(out, rows, manifest)
 
 

@@ -56,7 +56,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import sys
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, wait
@@ -76,8 +75,8 @@ from svot.dataset.records import (
     encode_png,
     png_name,
 )
+from svot.dataset.outdir import MANIFEST, PARTS, prepare_output, remove
 from svot.dataset.writers import (
-    TMP_SUFFIX,
     atomic_write_bytes,
     atomic_write_json,
     read_arrow,
@@ -109,8 +108,6 @@ DEFAULT_CHUNK_ITEMS = 100
 #: [3-4], [5-6], [7-8] (appendix D, Fig. 2), i.e. no item is solved in one or two moves.
 DEFAULT_MIN_MOVES = 3
 FORMATS = ("parquet", "sharegpt")
-PARTS = ".parts"
-MANIFEST = "manifest.json"
 SHAREGPT_DIR = "sharegpt"
 
 
@@ -599,52 +596,13 @@ def _chunk_task(args: tuple) -> tuple:
     return key, k, dict(stats)
 
 
-def _remove(path: Path) -> None:
-    if path.is_dir():
-        shutil.rmtree(path)
-    elif path.exists():
-        path.unlink()
-
-
 def _prepare(out: Path, cfg: ExportConfig, resume: bool, overwrite: bool) -> None:
-    if resume and overwrite:
-        raise ConfigError("--resume and --overwrite exclude each other")
-    if out.exists() and not out.is_dir():
-        raise DatasetError(f"output path {str(out)!r} exists and is not a directory")
-    fp = cfg.fingerprint()
-    parts_cfg = out / PARTS / "config.json"
-    manifest = out / MANIFEST
-    dirs = [out / SCENARIO_DIRS[sc] for sc in cfg.scenarios]
-    existing = [p for p in [manifest, out / PARTS, *dirs] if p.exists() and (p.is_file() or any(p.iterdir()))]
-    if existing and not (resume or overwrite):
-        raise DatasetError(f"output directory {str(out)!r} already holds an export ({existing[0].name}); "
-                           "pass --resume to continue it or --overwrite to replace it")
-    if overwrite:
-        for p in [manifest, out / PARTS, *dirs]:
-            _remove(p)
-    elif resume and existing:
-        if parts_cfg.exists():
-            old = json.loads(parts_cfg.read_text())
-        elif manifest.exists():
-            old = json.loads(manifest.read_text()).get("arguments")
-        else:
-            raise DatasetError(f"cannot resume in {str(out)!r}: it holds files but no export state "
-                               f"({PARTS}/config.json or {MANIFEST}); pass --overwrite to replace them")
-        if old != fp:
-            diff = sorted(k for k in set(old or {}) | set(fp) if (old or {}).get(k) != fp.get(k))
-            raise DatasetError(f"cannot resume in {str(out)!r}: it was exported with different arguments "
-                               f"({', '.join(diff)}); pass the same arguments, or --overwrite")
-        if not parts_cfg.exists() and manifest.exists():  # a finished export: counts live in the manifest
-            done = json.loads(manifest.read_text())
-            for sc_dir, splits in done.get("counts", {}).items():
-                for split, st in splits.items():
-                    atomic_write_json(out / PARTS / "stats" / sc_dir / f"{split}.json", st)
-    out.mkdir(parents=True, exist_ok=True)
-    for root, _dirs, files in os.walk(out):
-        for f in files:
-            if f.endswith(TMP_SUFFIX):
-                os.unlink(os.path.join(root, f))
-    atomic_write_json(parts_cfg, fp)
+    def restore(done: dict) -> None:
+        for sc_dir, splits in done.get("counts", {}).items():
+            for split, st in splits.items():
+                atomic_write_json(out / PARTS / "stats" / sc_dir / f"{split}.json", st)
+
+    prepare_output(out, cfg.fingerprint(), [out / SCENARIO_DIRS[sc] for sc in cfg.scenarios], resume, overwrite, restore)
 
 
 @dataclass
@@ -726,7 +684,7 @@ def export(cfg: ExportConfig, *, workers: int = 1, resume: bool = False, overwri
     rows = [(j.scenario, j.split, json.loads(_stats_path(out, j).read_text())) for j in jobs]
     manifest = _manifest(out, cfg, jobs, rows, command)
     atomic_write_json(out / MANIFEST, manifest)
-    _remove(out / PARTS)
+    remove(out / PARTS)
     return ExportResult(out, manifest, rows)
 
 
