@@ -21,6 +21,25 @@ from svot.pddl.domain import Domain, Operator
 from svot.pddl.problem import Atom, Problem, atom_str
 
 
+def _select(entries, state: int):
+    """The first applicable ground action of an index entry list, looking only where a pivot atom is true.
+
+    ``entries`` is a tuple of ``(pivot predicate mask, {pivot bit: actions}, unpivoted actions)``.
+    """
+    for pmask, table, unpivoted in entries:
+        x = state & pmask
+        while x:
+            low = x & -x
+            for ga in table.get(low, ()):
+                if state & ga.pos == ga.pos and not state & ga.neg:
+                    return ga
+            x ^= low
+        for ga in unpivoted:
+            if state & ga.pos == ga.pos and not state & ga.neg:
+                return ga
+    return None
+
+
 @dataclass(frozen=True)
 class GroundAction:
     name: str
@@ -185,18 +204,7 @@ class GroundTask:
     # --- stepping -------------------------------------------------------------
     def find(self, state: int, key: tuple) -> GroundAction | None:
         """The ground action ``key`` selects in ``state``, or None."""
-        for pmask, table, unpivoted in self._index.get(key, ()):
-            x = state & pmask
-            while x:
-                low = x & -x
-                for ga in table.get(low, ()):
-                    if state & ga.pos == ga.pos and not state & ga.neg:
-                        return ga
-                x ^= low
-            for ga in unpivoted:
-                if state & ga.pos == ga.pos and not state & ga.neg:
-                    return ga
-        return None
+        return _select(self._index.get(key, ()), state)
 
     def applicable_all(self, state: int, key: tuple) -> list[GroundAction]:
         """Every ground action ``key`` could select (more than one means the domain is nondeterministic)."""
@@ -388,8 +396,10 @@ class SharedGrounding:
                 by.setdefault(pb, []).append(ga)
             else:
                 loose.append(ga)
-        self._index = {k: ({b: tuple(v) for b, v in by.items()}, tuple(loose)) for k, (by, loose) in index.items()}
-        self._pivot_mask = {k: sum(by) for k, (by, _) in self._index.items()}
+        # the same entry layout as GroundTask's index: ((pivot mask, {pivot bit: actions}, unpivoted),)
+        self._index = {
+            k: ((sum(by), {b: tuple(v) for b, v in by.items()}, tuple(loose)),) for k, (by, loose) in index.items()
+        }
 
     def matches(self, problem: Problem) -> bool:
         """Whether ``problem`` has this grounding's objects and shared static atoms."""
@@ -403,21 +413,7 @@ class SharedGrounding:
         return SharedGroundedEngine(self, problem)
 
     def find(self, state: int, key: tuple) -> GroundAction | None:
-        entry = self._index.get(key)
-        if entry is None:
-            return None
-        by, loose = entry
-        x = state & self._pivot_mask[key]
-        while x:
-            low = x & -x
-            for ga in by.get(low, ()):
-                if state & ga.pos == ga.pos and not state & ga.neg:
-                    return ga
-            x ^= low
-        for ga in loose:
-            if state & ga.pos == ga.pos and not state & ga.neg:
-                return ga
-        return None
+        return _select(self._index.get(key, ()), state)
 
 
 class SharedGroundedEngine(_Stepping):
