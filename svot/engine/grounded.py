@@ -6,9 +6,10 @@ remains per ground action is four bitmasks over the fluent atoms: positive and
 negative preconditions, add and delete effects. A state is one Python ``int``.
 
 Ground actions are indexed by the agent's action literal and, within it, by a
-"pivot": the positive fluent precondition of the operator whose predicate has
-the fewest true atoms initially (the player's position, typically). A step then
-looks only at the ground actions whose pivot atom is true.
+small decision index over their positive preconditions (the player's position
+first, typically; then, where that leaves many candidates, the heading of a
+move under way, a ball's colour...). A step looks only at the ground actions
+whose pivot atoms are true.
 """
 
 from __future__ import annotations
@@ -21,23 +22,118 @@ from svot.pddl.domain import Domain, Operator
 from svot.pddl.problem import Atom, Problem, atom_str
 
 
-def _select(entries, state: int):
-    """The first applicable ground action of an index entry list, looking only where a pivot atom is true.
+class _Split:
+    """An index node: candidates bucketed by which of their pivot atoms is true.
 
-    ``entries`` is a tuple of ``(pivot predicate mask, {pivot bit: actions}, unpivoted actions)``.
+    ``table`` maps the bit of a pivot atom to the sub-index of the candidates
+    that need it; ``pmask`` is the union of those bits; ``loose`` holds the
+    candidates with no atom of the pivot predicate. A leaf is a plain tuple of
+    ground actions.
     """
-    for pmask, table, unpivoted in entries:
-        x = state & pmask
+
+    __slots__ = ("pmask", "table", "loose")
+
+    def __init__(self, pmask: int, table: dict, loose):
+        self.pmask, self.table, self.loose = pmask, table, loose
+
+
+def _select(node, state: int):
+    """The first applicable ground action under an index node (see :func:`_build_index`), or None.
+
+    Only buckets whose pivot atom is true in ``state`` are looked into. The last
+    bucket to visit is descended into without recursion: typically one pivot
+    atom is true per node (the player stands on one cell).
+    """
+    while type(node) is _Split:
+        x = state & node.pmask
+        table = node.table
         while x:
             low = x & -x
-            for ga in table.get(low, ()):
-                if state & ga.pos == ga.pos and not state & ga.neg:
-                    return ga
             x ^= low
-        for ga in unpivoted:
-            if state & ga.pos == ga.pos and not state & ga.neg:
+            if not x and not node.loose:
+                node = table[low]
+                break
+            ga = _select(table[low], state)
+            if ga is not None:
                 return ga
+        else:
+            node = node.loose
+    for ga in node:
+        if state & ga.pos == ga.pos and not state & ga.neg:
+            return ga
     return None
+
+
+_LEAF = 3  # a bucket this small is scanned rather than split again
+_SCAN = 0.25  # cost of visiting one bucket bit, relative to testing one ground action
+
+
+def _build_index(actions, pred_bits: dict[str, int], counts: dict[str, int]):
+    """A decision index over ``actions`` (ground actions of one action literal).
+
+    At each node the predicate that splits the candidates best is chosen
+    greedily: the cost of a lookup is the bits to visit (for a predicate in
+    ``counts``, whose number of true atoms is known, such as the player's
+    ``at``, that number; otherwise a quarter per distinct pivot atom) plus the
+    largest bucket left to scan. Any predicate of the candidates' positive preconditions may
+    serve, so the index is sound whatever the state: an applicable action's
+    pivot atom is true, so its bucket is visited.
+    """
+    actions = tuple(actions)
+    if len(actions) <= _LEAF:
+        return actions
+    best = None
+    for pred in sorted({p for ga in actions for p, m in pred_bits.items() if ga.pos & m}):
+        m = pred_bits[pred]
+        buckets: dict[int, list] = {}
+        loose = []
+        for ga in actions:
+            b = ga.pos & m
+            if b:
+                buckets.setdefault(b & -b, []).append(ga)  # the lowest of its atoms of pred
+            else:
+                loose.append(ga)
+        if len(buckets) < 2 and not loose:
+            continue  # every candidate needs the same atom: no split
+        visit = min(counts.get(pred, len(buckets)), _SCAN * len(buckets))
+        cost = visit + max([len(loose)] + [len(v) for v in buckets.values()])
+        if best is None or cost < best[0]:
+            best = (cost, buckets, loose)
+    if best is None or best[0] >= len(actions):
+        return actions
+    _, buckets, loose = best
+    table = {b: _build_index(v, pred_bits, counts) for b, v in buckets.items()}
+    return _Split(sum(table), table, _build_index(loose, pred_bits, counts))
+
+
+def _lifted_balanced(domain: Domain, pred: str) -> bool:
+    """Every operator that deletes a ``pred`` atom needs it and adds as many as it deletes."""
+    for op in domain.operators:
+        added = [a for a in op.add if a[0] == pred]
+        deleted = [a for a in op.delete if a[0] == pred]
+        if len(added) != len(deleted) or any(a not in op.pre_pos for a in deleted):
+            return False
+    return True
+
+
+def _balanced_fluents(domain: Domain) -> list[str]:
+    """Predicates that actions change but never create or destroy: their number of true atoms never changes."""
+    touched = {p for op in domain.operators for p, _ in op.add + op.delete}
+    return sorted(p for p in touched if _lifted_balanced(domain, p))
+
+
+def _predicate_bits(bit: dict) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for atom, b in bit.items():
+        out[atom[0]] = out.get(atom[0], 0) | b
+    return out
+
+
+def _index_by_key(actions, pred_bits: dict[str, int], counts: dict[str, int]) -> dict:
+    by_key: dict[tuple, list] = {}
+    for ga in actions:
+        by_key.setdefault(ga.key, []).append(ga)
+    return {key: _build_index(v, pred_bits, counts) for key, v in by_key.items()}
 
 
 @dataclass(frozen=True)
@@ -160,46 +256,17 @@ class GroundTask:
             key = (op.action[0],) + tuple(binding.get(v, v) for v in op.action[1])
             self.actions.append(GroundAction(op.name, args, key, mask(pos), mask(neg), mask(add), mask(delete)))
         self.init = mask(a for a in problem.init if a[0] not in self.fold)
-        self._index = self._build_index(grounded)
+        init_counts: dict[str, int] = {}
+        for a in problem.init:
+            init_counts[a[0]] = init_counts.get(a[0], 0) + 1
+        counts = {p: init_counts.get(p, 0) for p in _balanced_fluents(domain)}
+        self._index = _index_by_key(self.actions, _predicate_bits(self.bit), counts)
         goal_static = [a for a in problem.goal if a[0] in self.fold]
         self.goal_reachable_statically = all(a in self.static_atoms for a in goal_static) and not any(
             a in self.static_atoms for a in problem.negative_goal if a[0] in self.fold
         )
         self.goal_pos = mask(a for a in problem.goal if a[0] not in self.fold)
         self.goal_neg = mask(a for a in problem.negative_goal if a[0] not in self.fold and a in self.bit)
-
-    def _build_index(self, grounded) -> dict:
-        init_counts: dict[str, int] = {}
-        for a in self.problem.init:
-            init_counts[a[0]] = init_counts.get(a[0], 0) + 1
-        pivot_of: dict[str, str | None] = {}
-        for op in self.domain.operators:
-            candidates = sorted(
-                {p for p, _ in op.pre_pos if p not in self.fold}, key=lambda p: (init_counts.get(p, 0), p)
-            )
-            pivot_of[op.name] = candidates[0] if candidates else None
-        pred_mask: dict[str, int] = {}
-        for atom, b in self.bit.items():
-            pred_mask[atom[0]] = pred_mask.get(atom[0], 0) | b
-        # key -> list of (pivot predicate mask, {pivot bit: [actions]}, [unpivoted actions])
-        index: dict[tuple, dict] = {}
-        for ga, (op, _binding, (pos, _n, _a, _d)) in zip(self.actions, grounded):
-            groups = index.setdefault(ga.key, {})
-            pivot = pivot_of[op.name]
-            if pivot is None:
-                groups.setdefault(None, []).append(ga)
-                continue
-            pivot_atom = min(a for a in pos if a[0] == pivot)
-            groups.setdefault(pivot, {}).setdefault(self.bit[pivot_atom], []).append(ga)
-        out = {}
-        for key, groups in index.items():
-            entries = []
-            for pivot in sorted(p for p in groups if p is not None):
-                entries.append((pred_mask[pivot], groups[pivot], ()))
-            if None in groups:
-                entries.append((0, {}, tuple(groups[None])))
-            out[key] = tuple(entries)
-        return out
 
     # --- stepping -------------------------------------------------------------
     def find(self, state: int, key: tuple) -> GroundAction | None:
@@ -247,17 +314,28 @@ class _Stepping:
 
     internal_keys: tuple = ()
     _limit: int = 1
+    _nodes: dict = {}
+    _internal_nodes: tuple = ()
 
     def _find(self, state: int, key: tuple) -> GroundAction | None:
         raise NotImplementedError
 
     def step(self, state: int, action: tuple) -> tuple[int, bool]:
-        ga = self._find(state, action)
+        ga = _select(self._nodes.get(action, ()), state)
         if ga is None:
             return state, False
         state = (state & ~ga.delete) | ga.add
-        if self.internal_keys:
-            state = self.settle(state)
+        if self._internal_nodes:
+            nodes = self._internal_nodes
+            for _ in range(self._limit):
+                for node in nodes:
+                    ga = _select(node, state)
+                    if ga is not None:
+                        state = (state & ~ga.delete) | ga.add
+                        break
+                else:
+                    return state, True
+            self._loops()
         return state, True
 
     def trace(self, state: int, action: tuple) -> tuple[int, list[GroundAction]]:
@@ -288,7 +366,15 @@ class _Stepping:
                     break
             else:
                 return state, applied
+        self._loops()
+
+    def _loops(self):
         raise ProblemError(f"internal actions of {self.domain.name!r} did not settle: the domain loops")
+
+    def _use_index(self, index: dict) -> None:
+        """Step on ``index`` (key -> index node); call after setting ``internal_keys``."""
+        self._nodes = index
+        self._internal_nodes = tuple(index[k] for k in self.internal_keys)
 
 
 class GroundedEngine(_Stepping):
@@ -301,6 +387,7 @@ class GroundedEngine(_Stepping):
         self._find = self.task.find
         self.internal_keys = tuple(k for k in self.task.keys() if k[0] in internal)
         self._limit = len(self.task.actions) + 1
+        self._use_index(self.task._index)
 
     def initial(self) -> int:
         return self.task.init
@@ -328,16 +415,6 @@ def set_bits(state: int) -> list[int]:
     return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
 
 
-def _lifted_balanced(domain: Domain, pred: str) -> bool:
-    """Every operator that deletes a ``pred`` atom needs it and adds as many as it deletes."""
-    for op in domain.operators:
-        added = [a for a in op.add if a[0] == pred]
-        deleted = [a for a in op.delete if a[0] == pred]
-        if len(added) != len(deleted) or any(a not in op.pre_pos for a in deleted):
-            return False
-    return True
-
-
 class SharedGrounding:
     """A :class:`GroundTask` shared by all problems with the same objects and the same ``shared_static`` atoms.
 
@@ -347,10 +424,7 @@ class SharedGrounding:
     (:meth:`bind`); its own static atoms (walls, holes, goal squares) are bits no
     action changes. Stepping matches :class:`GroundedEngine` (same first
     applicable ground action for the deterministic domains svot ships), with
-    ground actions indexed by literal and by the true atom of a "pivot"
-    precondition: per operator, the positive precondition whose predicate no
-    operator creates without consuming one (the player's ``at``), else the one
-    with the most ground atoms.
+    ground actions indexed as :func:`_build_index` describes.
     """
 
     def __init__(self, domain: Domain, objects, shared_static, internal: tuple[str, ...] = ()):
@@ -365,41 +439,19 @@ class SharedGrounding:
         for name, type_name in self.objects:
             by_type.setdefault(type_name, []).append(name)
         init = set(self.shared_static)
-        n_atoms: dict[str, int] = {}
         for pred, types in domain.predicates.items():
             if pred in self.fold or pred in domain.action_predicates:
                 continue
-            ground = list(itertools.product(*(by_type.get(t, []) for t in types)))
-            n_atoms[pred] = len(ground)
-            init.update((pred,) + args for args in ground)
+            init.update((pred,) + args for args in itertools.product(*(by_type.get(t, []) for t in types)))
         template = Problem(domain=domain.name, name="shared-template", objects=self.objects, init=frozenset(init), goal=())
         self.task = GroundTask(domain, template, fold=self.fold)
         self.internal_keys = tuple(k for k in self.task.keys() if k[0] in internal)
         self._fluent_str = [atom_str(a) for a in self.task.fluents]
         self._static_str = sorted(atom_str(a) for a in self.shared_static)
         self._limit = len(self.task.actions) + 1
-        # pivot per operator and the index key -> ({pivot bit: actions}, unpivoted actions)
-        pivot_of = {}
-        for op in domain.operators:
-            preds = sorted({p for p, _ in op.pre_pos if p not in self.fold})
-            preds.sort(key=lambda p: (not _lifted_balanced(domain, p), -n_atoms.get(p, 0), p))
-            pivot_of[op.name] = preds[0] if preds else None
-        pred_mask: dict[str, int] = {}
-        for atom, b in self.task.bit.items():
-            pred_mask[atom[0]] = pred_mask.get(atom[0], 0) | b
-        index: dict[tuple, tuple[dict, list]] = {}
-        for ga in self.task.actions:
-            by, loose = index.setdefault(ga.key, ({}, []))
-            pivot = pivot_of[ga.name]
-            pb = ga.pos & pred_mask.get(pivot, 0) if pivot else 0
-            if pb and pb & (pb - 1) == 0:
-                by.setdefault(pb, []).append(ga)
-            else:
-                loose.append(ga)
-        # the same entry layout as GroundTask's index: ((pivot mask, {pivot bit: actions}, unpivoted),)
-        self._index = {
-            k: ((sum(by), {b: tuple(v) for b, v in by.items()}, tuple(loose)),) for k, (by, loose) in index.items()
-        }
+        # a problem's count of a balanced predicate is its initial one; most have one player
+        counts = {p: 1 for p in _balanced_fluents(domain)}
+        self._index = _index_by_key(self.task.actions, _predicate_bits(self.task.bit), counts)
 
     def matches(self, problem: Problem) -> bool:
         """Whether ``problem`` has this grounding's objects and shared static atoms."""
@@ -432,6 +484,7 @@ class SharedGroundedEngine(_Stepping):
         self._find = shared.find
         self.internal_keys = shared.internal_keys
         self._limit = shared._limit
+        self._use_index(shared._index)
         bit = shared.task.bit
         fold = shared.fold
         static = shared.shared_static

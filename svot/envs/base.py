@@ -11,11 +11,14 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
   (PDDLGym's own successor function, the reference; slow).
 * ``info_level``: ``"full"`` (default: ``state``, ``state_text``, ``atoms``,
   ``applicable``), ``"state"`` (no text or atoms) or ``"minimal"``
-  (``applicable`` only; the fastest, for RL).
+  (``applicable`` only; the fastest, for RL: no state dict is built per step,
+  the observation grid is read off the engine state's bits, see
+  :mod:`svot.envs.observation`).
 * ``pool_size``: ``None`` (default) samples a fresh solvable problem at every
   reset; an int draws every reset from a pool of that many problems generated
   once from the seed (:mod:`svot.envs.pool`), so RL loops never wait on a
-  solvability search.
+  solvability search. ``gym.make(id, info_level="minimal", pool_size=1024)``
+  is the RL configuration ``benchmarks/bench_envs.py`` measures.
 * ``image_size`` (default 256), ``render_mode`` (``"rgb_array"``, ``"ansi"``),
   ``allow_any_size`` (sizes outside Table 5).
 """
@@ -33,6 +36,7 @@ from gymnasium import spaces
 
 from svot.domains import DomainSpec, get_spec
 from svot.engine.base import ENGINES
+from svot.envs.observation import observer_for, spec_observation
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
 
@@ -92,7 +96,8 @@ class SVoTEnv(gym.Env):
         self.observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), np.uint8)
         self._keys = [self.dspec.action_key(a, self.size) for a in range(self.action_space.n)]
         self._n_actions = int(self.action_space.n)
-        self._kind_bit = {k: np.uint8(1 << i) for i, k in enumerate(self.dspec.kinds)}
+        self._tracks_failure = type(self.dspec).is_failure is not DomainSpec.is_failure
+        self._observer = None
         self.engine = None
         self.problem: Problem | None = None
         self.plan: list[int] | None = None
@@ -131,6 +136,7 @@ class SVoTEnv(gym.Env):
             gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True)
             self.problem, self.plan = gen.problem, list(gen.plan)
             self.engine, self._cache = self._make_engine(self.problem), {}
+        self._observer = observer_for(self.dspec, self.size, getattr(self.engine, "task", None))
         self._state = self.engine.initial()
         self._view = self._read(self._state)
         if self.render_mode == "human":
@@ -142,8 +148,9 @@ class SVoTEnv(gym.Env):
         a = action if type(action) is int and 0 <= action < self._n_actions else self.dspec.check_action(action, self.size)
         if self.engine is None:
             raise gym.error.ResetNeeded("call reset() before step()")
-        self._state, applied = self.engine.step(self._state, self._keys[a])
-        self._view = self._read(self._state)
+        before = self._state
+        self._state, applied = self.engine.step(before, self._keys[a])
+        self._view = self._read(self._state, before)
         terminated = self._view["goal"] or self._view["failed"]
         reward = 1.0 if self._view["goal"] else 0.0
         if self.render_mode == "human":
@@ -203,23 +210,38 @@ class SVoTEnv(gym.Env):
         return parsed
 
     # --- reading states ----------------------------------------------------------
-    def _read(self, state) -> dict:
+    def _read(self, state, before=None) -> dict:
+        """The view of ``state``: obs, goal, failed, and what ``info_level`` asks for (cached per state).
+
+        ``before`` is the state the env stepped from: its view's grid is then
+        updated by the atoms that changed (:class:`~svot.envs.observation.BitObserver`)
+        rather than rebuilt; the state dict is built only where it is needed
+        (``info_level`` above minimal, the spec's ``is_failure``, the observer's
+        first checks).
+        """
         view = self._cache.get(state)
         if view is not None:
             return view
-        # a spec reads the problem's own atoms; the shared grid statics (adj, ray) are hundreds more
-        own = getattr(self.engine, "state_atoms", None)
-        atoms = own(state) if own is not None else self.engine.true_atoms(state)
-        sd = self.dspec.state_dict(atoms, self.size)
-        obs = np.zeros((self.size, self.size), np.uint8)
-        kind_bit = self._kind_bit
-        for cell, kinds in self.dspec.cell_kinds(sd).items():
-            bits = 0
-            for k in kinds:
-                bits |= kind_bit[k]
-            obs[cell] |= bits  # one numpy write per cell
-        view = {"state": sd, "obs": obs, "goal": self.engine.is_goal(state), "failed": self.dspec.is_failure(sd)}
+        observer = self._observer
+        sd = None
+        if observer is not None and observer.trusted:
+            prev = self._view.get("obs") if before is not None else None
+            obs = observer.observe(state) if prev is None else observer.update(prev, before, state)
+            if observer.to_verify > 0:
+                sd = self._state_dict(state)
+                if not observer.check(obs, sd, f"problem {self.problem.name!r}"):
+                    obs = spec_observation(self.dspec, sd, self.size)
+        else:
+            sd = self._state_dict(state)
+            obs = spec_observation(self.dspec, sd, self.size)
+        if self._tracks_failure and sd is None:
+            sd = self._state_dict(state)
+        view = {"obs": obs, "goal": self.engine.is_goal(state), "failed": bool(self._tracks_failure and self.dspec.is_failure(sd))}
+        if sd is not None:
+            view["state"] = sd
         if self.info_level != "minimal":
+            if sd is None:
+                sd = view["state"] = self._state_dict(state)
             try:  # info["state"] is a fresh deep copy per step: marshal.loads makes one fastest
                 view["state_blob"] = marshal.dumps(sd)
             except ValueError:  # a value marshal cannot write: _info copies the dict instead
@@ -238,6 +260,19 @@ class SVoTEnv(gym.Env):
             self._cache[state] = view
         return view
 
+    def _state_dict(self, state) -> dict:
+        # a spec reads the problem's own atoms; the shared grid statics (adj, ray) are hundreds more
+        own = getattr(self.engine, "state_atoms", None)
+        atoms = own(state) if own is not None else self.engine.true_atoms(state)
+        return self.dspec.state_dict(atoms, self.size)
+
+    def _current_state(self) -> dict:
+        """The current state dict (built on demand under ``info_level="minimal"``, then kept in the view)."""
+        sd = self._view.get("state")
+        if sd is None:
+            sd = self._view["state"] = self._state_dict(self._state)
+        return sd
+
     def _info(self, applicable: bool) -> dict:
         info: dict = {"applicable": bool(applicable)}
         if self.info_level == "minimal":
@@ -253,7 +288,7 @@ class SVoTEnv(gym.Env):
     @property
     def state(self) -> dict:
         """The current state dict (a copy)."""
-        return _copy_state(self._view["state"])
+        return _copy_state(self._current_state())
 
     # --- rendering -----------------------------------------------------------------
     def render(self):
@@ -265,10 +300,10 @@ class SVoTEnv(gym.Env):
         if self.render_mode == "ansi":
             from svot.render.ansi import render_ansi
 
-            return render_ansi(self.dspec, self._view["state"])
+            return render_ansi(self.dspec, self._current_state())
         from svot.render.image import render_state
 
-        frame = render_state(self.dspec, self._view["state"], self.image_size)
+        frame = render_state(self.dspec, self._current_state(), self.image_size)
         if self.render_mode == "human":
             if self._window is None:
                 from svot.envs.human import HumanWindow

@@ -74,7 +74,6 @@ the single env's pixels), one per env, or for the first ``render_envs`` envs;
 
 from __future__ import annotations
 
-import itertools
 import logging
 from typing import Any, Sequence
 
@@ -87,6 +86,7 @@ from gymnasium.vector.utils import batch_space
 from svot.domains import DomainSpec, get_spec
 from svot.domains.base import DomainSpec as _BaseSpec
 from svot.engine.vector import ProblemBatch, VectorEngine
+from svot.envs.observation import observation_layout, spec_observation
 from svot.envs.pool import generated_pool
 from svot.errors import ActionError, ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
@@ -126,40 +126,6 @@ def engine_for(spec: DomainSpec, size: int, problems: Sequence[Problem]) -> Vect
     eng = VectorEngine(domain, spec.base_objects(size), shared, spec.internal, reference=list(problems), layout=layout)
     _ENGINES[key] = eng
     return eng
-
-
-def observation_layout(spec: DomainSpec, size: int, domain, folded: set) -> list:
-    """8 columns per cell (row-major): slot ``8*cell + i`` holds the atom that draws ``spec.kinds[i]`` there.
-
-    The atom of a kind is found by name: ``(at ?c)`` draws ``player``, ``(p ?c)``
-    draws kind ``p``, ``(p ?c x)`` draws kind ``p_x`` (Gather's ``ball_red``).
-    Slots with no atom are padding (``None``).
-    """
-    kinds = {k: i for i, k in enumerate(spec.kinds)}
-    if len(kinds) > 8:
-        raise ConfigError(f"{spec.name} has {len(kinds)} kinds; a uint8 observation holds at most 8")
-    objects = spec.base_objects(size)
-    cells = {name: i for i, (name, t) in enumerate(o for o in objects if o[1] == "cell")}
-    by_type: dict[str, list[str]] = {}
-    for name, t in objects:
-        by_type.setdefault(t, []).append(name)
-    layout: list = [None] * (8 * len(cells))
-    for pred in sorted(domain.predicates):
-        if pred in folded or pred in domain.action_predicates:
-            continue
-        types = domain.predicates[pred]
-        where = [i for i, t in enumerate(types) if t == "cell"]
-        if len(where) != 1:
-            continue
-        for args in itertools.product(*(by_type.get(t, []) for t in types)):
-            rest = [x for i, x in enumerate(args) if i != where[0]]
-            for kind in _kind_names(pred, rest):
-                if kind in kinds:
-                    slot = 8 * cells[args[where[0]]] + kinds[kind]
-                    if layout[slot] is None:
-                        layout[slot] = (pred, *args)
-                    break
-    return layout
 
 
 class SVoTVectorEnv(VectorEnv):
@@ -242,7 +208,6 @@ class SVoTVectorEnv(VectorEnv):
         self.single_observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), np.uint8)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._keys = [self.dspec.action_key(a, self.size) for a in range(n_actions)]
-        self._kind_bit = {k: 1 << i for i, k in enumerate(self.dspec.kinds)}
         self._track_failure = type(self.dspec).is_failure is not _BaseSpec.is_failure
 
         self._fixed: tuple[Problem, ...] | None = None
@@ -508,12 +473,7 @@ class SVoTVectorEnv(VectorEnv):
         return words.astype(np.uint8).reshape(len(rows), self.size, self.size)
 
     def _spec_obs(self, row: np.ndarray) -> np.ndarray:
-        sd = self.dspec.state_dict(self.engine.true_atoms(row), self.size)
-        obs = np.zeros((self.size, self.size), np.uint8)
-        for cell, kinds in self.dspec.cell_kinds(sd).items():
-            for kind in kinds:
-                obs[cell] |= self._kind_bit[kind]
-        return obs
+        return spec_observation(self.dspec, self.dspec.state_dict(self.engine.true_atoms(row), self.size), self.size)
 
     def _observe(self, rows: np.ndarray | None = None) -> np.ndarray:
         data = self._state.rows if rows is None else self._state.rows[rows]
@@ -598,15 +558,6 @@ class SVoTVectorEnv(VectorEnv):
     def __repr__(self) -> str:
         sid = self.spec.id if self.spec is not None else f"{self.dspec.title}-{self.size}x{self.size}"
         return f"SVoTVectorEnv({sid}, num_envs={self.num_envs})"
-
-
-def _kind_names(pred: str, rest: list[str]) -> list[str]:
-    """Kind names an atom of ``pred`` with non-cell arguments ``rest`` may draw, most specific first."""
-    names = []
-    if rest:
-        names.append("_".join([pred, *rest]))
-    names.append("player" if pred == "at" else pred)
-    return names
 
 
 class MazeVectorEnv(SVoTVectorEnv):

@@ -1,0 +1,185 @@
+"""Observations straight from engine states: which atom draws which kind in which cell.
+
+The env's observation is an N×N ``uint8`` grid, bit i of a cell set when
+``spec.kinds[i]`` occupies it. The spec says so through ``state_dict`` and
+``cell_kinds``, which build Python dicts: exact, but too slow to run on every
+step of an RL loop. Here the same grid is read off the state's bits:
+:func:`observation_layout` finds, by predicate name, the one atom that draws
+each (cell, kind) (``(at ?c)`` the player, ``(coin ?c)`` a coin, ``(ball ?c
+red)`` a red ball), and :class:`BitObserver` turns a state into a grid with
+that table, or updates the previous grid by the atoms that changed.
+
+The map is derived, not declared, so it is checked: an observer compares its
+grids with the spec's on the first :data:`VERIFY_STATES` states it sees and,
+on a difference, logs it and hands every later state back to the spec (the
+caller's slow path). The vector env checks the same layout on its pool.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import weakref
+
+import numpy as np
+
+from svot.domains import DomainSpec
+from svot.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+VERIFY_STATES = 256  # states per observer checked against the spec before it is trusted
+
+
+def observation_layout(spec: DomainSpec, size: int, domain, folded: set) -> list:
+    """8 slots per cell (row-major): slot ``8*cell + i`` holds the atom that draws ``spec.kinds[i]`` there.
+
+    The atom of a kind is found by name: ``(at ?c)`` draws ``player``, ``(p ?c)``
+    draws kind ``p``, ``(p ?c x)`` draws kind ``p_x`` (Gather's ``ball_red``).
+    Slots with no atom are padding (``None``).
+    """
+    kinds = {k: i for i, k in enumerate(spec.kinds)}
+    if len(kinds) > 8:
+        raise ConfigError(f"{spec.name} has {len(kinds)} kinds; a uint8 observation holds at most 8")
+    objects = spec.base_objects(size)
+    cells = {name: i for i, (name, t) in enumerate(o for o in objects if o[1] == "cell")}
+    by_type: dict[str, list[str]] = {}
+    for name, t in objects:
+        by_type.setdefault(t, []).append(name)
+    layout: list = [None] * (8 * len(cells))
+    for pred in sorted(domain.predicates):
+        if pred in folded or pred in domain.action_predicates:
+            continue
+        types = domain.predicates[pred]
+        where = [i for i, t in enumerate(types) if t == "cell"]
+        if len(where) != 1:
+            continue
+        for args in itertools.product(*(by_type.get(t, []) for t in types)):
+            rest = [x for i, x in enumerate(args) if i != where[0]]
+            for kind in _kind_names(pred, rest):
+                if kind in kinds:
+                    slot = 8 * cells[args[where[0]]] + kinds[kind]
+                    if layout[slot] is None:
+                        layout[slot] = (pred, *args)
+                    break
+    return layout
+
+
+def _kind_names(pred: str, rest: list[str]) -> list[str]:
+    """Kind names an atom of ``pred`` with non-cell arguments ``rest`` may draw, most specific first."""
+    names = []
+    if rest:
+        names.append("_".join([pred, *rest]))
+    names.append("player" if pred == "at" else pred)
+    return names
+
+
+def spec_observation(spec: DomainSpec, state: dict, size: int) -> np.ndarray:
+    """The observation grid as the spec defines it (``cell_kinds`` of a state dict): the reference."""
+    bit = {k: 1 << i for i, k in enumerate(spec.kinds)}
+    obs = np.zeros((size, size), np.uint8)
+    for cell, kinds in spec.cell_kinds(state).items():
+        v = 0
+        for k in kinds:
+            v |= bit[k]
+        obs[cell] = v
+    return obs
+
+
+class BitObserver:
+    """Observation grids of one grounding's integer states (bit i = ``fluents[i]``).
+
+    ``table[i]`` is ``(flat cell, kind bit)`` for a fluent that draws a kind,
+    ``None`` otherwise; ``base`` is what the grounding's folded static atoms
+    draw. Each (cell, kind) has at most one atom, so a grid is ``base`` plus
+    the sum of its atoms' entries, and an atom that flips flips exactly its bit.
+    """
+
+    def __init__(self, spec: DomainSpec, size: int, fluents, layout: list, static_atoms=()):
+        self.spec = spec
+        self.size = size
+        slot_of = {atom: slot for slot, atom in enumerate(layout) if atom is not None}
+        # atoms folded into the grounding (a per-problem grounding's walls) draw the same in every state
+        self.base = np.zeros(size * size, np.uint8)
+        for atom in static_atoms:
+            slot = slot_of.get(tuple(atom))
+            if slot is not None:
+                self.base[slot >> 3] |= 1 << (slot & 7)
+        self.table: list = []
+        cells, kinds = [], []
+        for atom in fluents:
+            slot = slot_of.get(tuple(atom))
+            entry = None if slot is None else (slot >> 3, 1 << (slot & 7))
+            self.table.append(entry)
+            cells.append(-1 if entry is None else entry[0])
+            kinds.append(0 if entry is None else entry[1])
+        self._cells = np.array(cells + [-1], np.intp)
+        self._kinds = np.array(kinds + [0], np.float64)
+        self._drawn = np.flatnonzero(self._cells >= 0)
+        self.to_verify = VERIFY_STATES
+        self.trusted = True  # False once a grid differed from the spec's: callers use the spec then
+
+    def observe(self, state: int) -> np.ndarray:
+        """The grid of ``state``, from scratch."""
+        n = self.size * self.size
+        if not state:
+            return self.base.reshape(self.size, self.size).copy()
+        raw = np.frombuffer(state.to_bytes((state.bit_length() + 7) // 8, "little"), np.uint8)
+        on = np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+        on = on[on < len(self.table)]
+        cells = self._cells[on]
+        keep = cells >= 0
+        grid = np.bincount(cells[keep], weights=self._kinds[on][keep], minlength=n).astype(np.uint8)
+        return (grid | self.base).reshape(self.size, self.size)
+
+    def update(self, grid: np.ndarray, before: int, after: int) -> np.ndarray:
+        """The grid of ``after`` from the grid of ``before`` (a new array; ``grid`` is untouched)."""
+        out = grid.copy()
+        flat = out.reshape(-1)
+        table = self.table
+        delta = before ^ after
+        while delta:
+            low = delta & -delta
+            delta ^= low
+            entry = table[low.bit_length() - 1]
+            if entry is not None:
+                flat[entry[0]] ^= entry[1]
+        return out
+
+    def check(self, grid: np.ndarray, state_dict: dict, where: str) -> bool:
+        """Compare ``grid`` with the spec's; on a difference stop trusting this observer (logged)."""
+        self.to_verify -= 1
+        expected = spec_observation(self.spec, state_dict, self.size)
+        if np.array_equal(grid, expected):
+            return True
+        self.trusted = False
+        cells = [tuple(map(int, c)) for c in np.argwhere(grid != expected)[:4]]
+        log.warning(
+            "%s %dx%d: observations read from atom names disagree with spec.cell_kinds at cells %s (%s); "
+            "computing them through the spec from now on (slower)",
+            self.spec.name, self.size, self.size, cells, where,
+        )
+        return False
+
+
+_OBSERVERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def observer_for(spec: DomainSpec, size: int, task) -> BitObserver | None:
+    """The :class:`BitObserver` of a ground task's states (shared by every engine on that task), or None.
+
+    ``task`` is a :class:`~svot.engine.grounded.GroundTask` (it has ``fluents``,
+    ``static_atoms`` and ``domain``); anything else has no bit states to read.
+    """
+    fluents = getattr(task, "fluents", None)
+    if fluents is None:
+        return None
+    per_task = _OBSERVERS.get(task)
+    if per_task is None:
+        per_task = _OBSERVERS[task] = {}
+    key = (spec.name, size)
+    obs = per_task.get(key)
+    if obs is None:
+        layout = observation_layout(spec, size, task.domain, set())
+        obs = per_task[key] = BitObserver(spec, size, fluents, layout, task.static_atoms)
+    return obs
