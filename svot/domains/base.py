@@ -89,15 +89,18 @@ class DomainSpec:
     def base_atoms(self, size: int) -> list[Atom]:
         return grid.adjacency_atoms(size)
 
+    def _per_size(self, what, size: int, build):
+        """``build()`` once per (what, size) for this spec: the grid atoms are the same for every problem."""
+        cache = self.__dict__.setdefault("_size_cache", {})
+        value = cache.get((what, size))
+        if value is None:
+            value = cache[(what, size)] = build()
+        return value
+
     def problem(self, size: int, name: str, init: list[Atom], goal: list[Atom], objects=None) -> Problem:
-        objs = tuple(self.base_objects(size) if objects is None else objects)
-        return Problem(
-            domain=self.name,
-            name=name,
-            objects=objs,
-            init=frozenset(self.base_atoms(size)) | frozenset(init),
-            goal=tuple(sorted(goal)),
-        )
+        objs = self._per_size("objects", size, lambda: tuple(self.base_objects(size))) if objects is None else tuple(objects)
+        base = self._per_size("atoms", size, lambda: frozenset(self.base_atoms(size)))
+        return Problem(domain=self.name, name=name, objects=objs, init=base | frozenset(init), goal=tuple(sorted(goal)))
 
     def make_engine(self, problem: Problem, kind: str = "grounded"):
         """An engine for ``problem``.
@@ -117,11 +120,15 @@ class DomainSpec:
             from svot.engine.grounded import SharedGroundedEngine, shared_grounding
 
             size = self.size_of(problem)
-            shared = shared_grounding(
-                domain,
-                self.base_objects(size),
-                [a for a in self.base_atoms(size) if a[0] in domain.static_predicates],
-                self.internal,
+            shared = self._per_size(
+                ("grounding", domain),
+                size,
+                lambda: shared_grounding(
+                    domain,
+                    self.base_objects(size),
+                    [a for a in self.base_atoms(size) if a[0] in domain.static_predicates],
+                    self.internal,
+                ),
             )
             try:
                 return SharedGroundedEngine(shared, problem)
