@@ -181,6 +181,7 @@ def main(argv=None) -> int:
     print(f"# bench_envs: seed {args.seed}, {secs:g} s per cell (PDDLGym {psecs:g} s), vector at {args.num_envs} envs")
     print(head)
     print("-" * len(head))
+    rows = []
     for d in domains:
         spec = SPECS[d]
         size = max(spec.sizes)
@@ -215,6 +216,19 @@ def main(argv=None) -> int:
             f"{full['rate'] / fl['rate']:>10.2f}{minimal['rate'] / fl['rate']:>8.2f}{pooled['rate'] / fl['rate']:>7.2f}"
             f"{over_pg:>15}{_fmt(pg_rl['rate']):>11}{pooled['rate'] / pg_rl['rate']:>9.0f}",
             flush=True,
+        )
+        rows.append((eid.removeprefix("SVoT/"), pooled["rate"] / fl["rate"], pooled["rate"] / pg_rl["rate"], vec["rate"], fps))
+    if rows:
+        # the targets, read off this run's rows (nothing is asserted)
+        def worst(i, fmt):
+            name, *vals = min(rows, key=lambda r: r[i] if r[i] == r[i] else float("inf"))
+            v = vals[i - 1]
+            return "-" if v != v else f"{fmt(v)} ({name})"
+
+        print(
+            f"lowest of this run: rl/FL {worst(1, lambda v: f'{v:.2f}')} [target >= 1.0]; "
+            f"engine x {worst(2, lambda v: f'{v:.0f}')} [>= 50]; vector {worst(3, _fmt)} [>= 2M]; "
+            f"rgb fps {worst(4, _fmt)} at the largest size [bench_render.py measures 5x5: >= 10k]"
         )
     if not have_render:
         print("(rgb fps skipped: svot.render is not available)")

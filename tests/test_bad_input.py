@@ -104,7 +104,7 @@ DOMAIN_CASES = [
     _domain_case("no-domain-name", MAZE_DOMAIN, "(define (domain maze)", "(define (domian maze)",
                  ("expected '(domain <name>)'",)),
     _domain_case("conditional-effect", MAZE_DOMAIN, "(and (not (at ?from)) (at ?to))", "(when (at ?from) (at ?to))",
-                 ("uses 'when'", "STRIPS")),
+                 ("uses conditional effects ('when')", "nor PDDLGym")),
     Case("domain-empty-file", lambda tmp: load_domain_file(_write(tmp, "; nothing here\n")), PDDLError,
          ("no '(define ...)' found",), r"bad\.pddl:1: "),
     Case("domain-missing-file", lambda tmp: load_domain_file(tmp / "nowhere.pddl"), PDDLError,

@@ -67,7 +67,7 @@ def _line_of(path, needle):
         ("(not (wall ?to))", "(not (brick ?to))", "brick", "unknown predicate 'brick'"),
         ("(not (wall ?to))", "(not (wall ?to ?from))", "(wall ?to ?from)", "takes 1 argument(s), given 2"),
         ("(at ?to))", "(at ?there))", "?there", "variable ?there"),
-        ("(and (not (at ?from)) (at ?to))", "(when (at ?from) (at ?to))", "(when", "STRIPS"),
+        ("(and (not (at ?from)) (at ?to))", "(when (at ?from) (at ?to))", "(when", "conditional effects ('when')"),
     ],
 )
 def test_malformed_domain_names_file_and_line(tmp_path, old, new, needle, message):

@@ -116,7 +116,7 @@ class DomainSpec:
         from svot.pddl import load_domain
 
         domain = load_domain(self.pddl)
-        if kind == "grounded":
+        if kind == "grounded" and domain.unsupported is None:
             from svot.engine.grounded import SharedGroundedEngine, shared_grounding
 
             size = self.size_of(problem)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Protocol
 
 from svot.errors import ConfigError
@@ -9,6 +10,7 @@ from svot.pddl.domain import Domain
 from svot.pddl.problem import Atom, Problem
 
 ENGINES = ("grounded", "pddlgym")
+log = logging.getLogger("svot.engine")
 
 
 class Engine(Protocol):
@@ -33,6 +35,15 @@ class Engine(Protocol):
 
 
 def make_engine(kind: str, domain: Domain, problem: Problem, internal: tuple[str, ...] = ()) -> Engine:
+    """An engine for ``problem``: ``"grounded"`` (compiled) or ``"pddlgym"`` (the reference).
+
+    A domain beyond the compiled engine's fragment (STRIPS, typing, negative
+    preconditions; see ``Domain.unsupported``) gets PDDLGym's engine for
+    ``"grounded"`` too, with the reason logged once per domain.
+    """
+    if kind == "grounded" and domain.unsupported is not None:
+        warn_fallback(domain)
+        kind = "pddlgym"
     if kind == "grounded":
         from svot.engine.grounded import GroundedEngine
 
@@ -42,3 +53,16 @@ def make_engine(kind: str, domain: Domain, problem: Problem, internal: tuple[str
 
         return PDDLGymEngine(domain, problem, internal)
     raise ConfigError(f"unknown engine {kind!r}; choose one of {', '.join(ENGINES)}")
+
+
+_WARNED: set = set()
+
+
+def warn_fallback(domain: Domain) -> None:
+    """Log, once per domain file, that its problems step on PDDLGym and why."""
+    if domain.source not in _WARNED:
+        _WARNED.add(domain.source)
+        log.warning(
+            "domain %r (%s): the compiled engine cannot run %s; stepping with PDDLGym's engine instead (much slower)",
+            domain.name, domain.source, domain.unsupported,
+        )

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from svot.errors import ProblemError
+from svot.errors import PDDLError, ProblemError
 from svot.pddl.domain import Domain, Operator
 from svot.pddl.problem import Atom, Problem, atom_str
 
@@ -209,6 +209,8 @@ class GroundTask:
     def __init__(self, domain: Domain, problem: Problem, fold: Iterable[str] | None = None):
         if problem.domain != domain.name:
             raise ProblemError(f"problem {problem.name!r} is for domain {problem.domain!r}, not {domain.name!r}")
+        if domain.unsupported is not None:
+            raise PDDLError(f"the compiled engine cannot run {domain.unsupported} (use PDDLGym's engine)", source=domain.source)
         self.domain = domain
         self.problem = problem
         self.fold = frozenset(domain.static_predicates if fold is None else fold)

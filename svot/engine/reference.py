@@ -4,15 +4,17 @@ Built through ``pddlgym.core.PDDLEnv`` on the shipped domain file and the
 problem written to a temporary folder. Two PDDLGym 0.0.7 traps are avoided:
 ``PDDLEnv._handle_derived_literals`` (quadratic in the ground atoms, run on
 every step although svot's domains derive nothing) is bypassed by stepping with
-``pddlgym.core.get_successor_state`` directly, and gym's registry (broken under
-numpy 2) is never used.
+``pddlgym.core.get_successor_state`` directly, and run only for a domain with
+derived predicates; gym's registry (broken under numpy 2) is never used.
 """
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 
+from svot.errors import PDDLError
 from svot.pddl.domain import Domain
 from svot.pddl.pddlgym_compat import import_pddlgym_core
 from svot.pddl.problem import Atom, Problem
@@ -20,6 +22,12 @@ from svot.pddl.problem import Atom, Problem
 
 class PDDLGymEngine:
     def __init__(self, domain: Domain, problem: Problem, internal: tuple[str, ...] = ()):
+        if domain.inference == "prolog" and shutil.which("swipl") is None:
+            raise PDDLError(
+                f"PDDLGym runs {domain.unsupported} only through SWI-Prolog, and 'swipl' is not on PATH "
+                "(Debian: apt-get install swi-prolog-nox)",
+                source=domain.source,
+            )
         core = import_pddlgym_core()
         self.domain = domain
         self.problem = problem
@@ -34,6 +42,7 @@ class PDDLGymEngine:
         self._preds = env.domain.predicates
         self._objects = {o.name: o for o in self._state.objects}
         self._internal_literals = tuple(self._literal((name,)) for name in internal)
+        self._derives = any(p.is_derived for p in self._preds.values())
 
     def _literal(self, action: tuple):
         pred = self._preds[action[0]]
@@ -43,9 +52,11 @@ class PDDLGymEngine:
         return self._state
 
     def _successor(self, state, literal):
-        return self._core.get_successor_state(
-            state, literal, self.env.domain, inference_mode="csp", raise_error_on_invalid_action=False
+        nxt = self._core.get_successor_state(
+            state, literal, self.env.domain, inference_mode=self.domain.inference, raise_error_on_invalid_action=False
         )
+        # derived atoms are recomputed after every successor, as PDDLEnv.step does
+        return self.env._handle_derived_literals(nxt) if self._derives else nxt
 
     def step(self, state, action: tuple):
         nxt = self._successor(state, self._literal(action))

@@ -201,6 +201,12 @@ class SVoTVectorEnv(VectorEnv):
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
 
         self.pddl_domain = load_domain(self.dspec.pddl)
+        if self.pddl_domain.unsupported is not None:
+            raise ConfigError(
+                f"the native {name} vector env needs svot's compiled engine, which cannot run "
+                f"{self.pddl_domain.unsupported} in {self.pddl_domain.source}; use "
+                "gymnasium.make_vec(id, num_envs, vectorization_mode='sync') (PDDLGym, slow)"
+            )
         n_actions = self.dspec.n_actions(self.size)
         self.single_action_space = spaces.Discrete(n_actions)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

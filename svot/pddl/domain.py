@@ -47,7 +47,13 @@ class Domain:
     types: tuple[str, ...]
     predicates: dict  # name -> tuple of argument types
     action_predicates: tuple[str, ...]
-    operators: tuple[Operator, ...]
+    operators: tuple[Operator, ...]  # empty when ``unsupported``
+    # why svot's compiled engine cannot run this domain (it then steps on PDDLGym), or None
+    unsupported: str | None = None
+
+    # PDDLGym's inference for this domain: its CSP search handles conjunctions of literals only;
+    # disjunctions, quantifiers and derived predicates need its Prolog mode (SWI-Prolog's swipl)
+    inference: str = "csp"
 
     @functools.cached_property
     def fluent_predicates(self) -> frozenset[str]:
@@ -91,7 +97,7 @@ def load_domain_file(path: str | os.PathLike) -> Domain:
         text = path.read_text()
     except OSError as exc:
         raise PDDLError(f"cannot read domain file: {exc.strerror}", source=source) from exc
-    _check_domain_text(text, source)
+    beyond = _check_domain_text(text, source)
     import_pddlgym_core()  # lazy and quiet: importing pddlgym is slow and noisy
     from pddlgym.parser import PDDLDomainParser
 
@@ -99,11 +105,16 @@ def load_domain_file(path: str | os.PathLike) -> Domain:
         parsed = PDDLDomainParser(source, expect_action_preds=True, operators_as_actions=False)
     except Exception as exc:  # PDDLGym raises bare assertions; keep its words
         raise PDDLError(f"PDDLGym could not parse the domain: {exc!r}", source=source) from exc
-    return _from_pddlgym(parsed, source)
+    return _from_pddlgym(parsed, source, beyond)
 
 
-def _check_domain_text(text: str, source: str) -> None:
-    """Catch what PDDLGym would report badly: balance, unknown predicates, arity, variables."""
+def _check_domain_text(text: str, source: str) -> list[tuple[str, str]]:
+    """Catch what PDDLGym would report badly: balance, unknown predicates, arity, variables.
+
+    Returns why svot's compiled engine cannot run the domain, as (reason,
+    PDDLGym inference mode) pairs: a type hierarchy (PDDLGym's CSP search runs
+    it), disjunctions, quantifiers, derived predicates (its Prolog mode does).
+    """
     define = sexpr.read(text, source)
     if define.head() != "define":
         raise PDDLError("a domain file must start with '(define'", source=source, line=define.line)
@@ -115,10 +126,13 @@ def _check_domain_text(text: str, source: str) -> None:
         raise PDDLError("expected '(domain <name>)' after 'define'", source=source, line=define.line)
     types_node = sexpr.section(define, ":types")
     parent: dict[str, str] = {"object": ""}
+    beyond = []
     if types_node is not None:
-        for t, p, _line in sexpr.parse_typed_list(types_node.items[1:], source):
+        for t, p, line in sexpr.parse_typed_list(types_node.items[1:], source):
             parent[t] = p
             parent.setdefault(p, "object")
+            if p != "object":  # the compiled engine binds parameters by exact type
+                beyond.append((f"a type hierarchy ({t} - {p}, line {line})", "csp"))
     if "(:actions" not in text.lower():
         raise PDDLError(
             "missing the '; (:actions ...)' line that names the agent's action predicates",
@@ -139,7 +153,12 @@ def _check_domain_text(text: str, source: str) -> None:
         arg_types[item.head()] = [t for _v, t, _line in args]
     for item in define.items:
         if isinstance(item, sexpr.SList) and item.head() == ":action":
-            _check_action(item, arg_types, parent, source)
+            reason = _check_action(item, arg_types, parent, source)
+            if reason:
+                beyond.append((reason, "prolog"))
+        elif isinstance(item, sexpr.SList) and item.head() == ":derived":
+            beyond.append((f"derived predicates (':derived', line {item.line})", "prolog"))
+    return beyond
 
 
 def _check_type(type_name: str, parent: dict[str, str], what: str, source: str, line: int) -> None:
@@ -158,7 +177,10 @@ def _is_a(type_name: str, want: str, parent: dict[str, str]) -> bool:
     return want == "object"
 
 
-def _check_action(action: sexpr.SList, arg_types: dict[str, list[str]], parent: dict[str, str], source: str) -> None:
+def _check_action(
+    action: sexpr.SList, arg_types: dict[str, list[str]], parent: dict[str, str], source: str
+) -> str | None:
+    """Refuse what PDDLGym would report badly; return why the compiled engine cannot run the action, if so."""
     arity = {p: len(ts) for p, ts in arg_types.items()}
     name = action.items[1].text if len(action.items) > 1 and isinstance(action.items[1], sexpr.Sym) else "?"
     parts = {}
@@ -176,17 +198,38 @@ def _check_action(action: sexpr.SList, arg_types: dict[str, list[str]], parent: 
         _check_type(t, parent, f"action {name!r} parameter {v}", source, line)
         params[v] = t
 
-    def walk(node) -> None:
+    beyond: list[str] = []  # what the compiled engine cannot run, first first
+
+    def walk(node, params) -> None:
         if not isinstance(node, sexpr.SList):
             return
         head = node.head()
         if head in ("and", "not"):
             for sub in node.items[1:]:
-                walk(sub)
+                walk(sub, params)
             return
-        if head in ("or", "forall", "exists", "when", "imply"):
+        if head in ("or", "imply", "forall", "exists"):
+            beyond.append(f"action {name!r} uses '{head}' (line {node.line})")
+            if head in ("forall", "exists") and len(node.items) == 3 and isinstance(node.items[1], sexpr.SList):
+                scoped = dict(params)
+                for v, t, line in sexpr.parse_typed_list(node.items[1].items, source):
+                    _check_type(t, parent, f"action {name!r} {head} variable {v}", source, line)
+                    scoped[v] = t
+                walk(node.items[2], scoped)
+            else:
+                for sub in node.items[1:]:
+                    walk(sub, params)
+            return
+        if head == "when":
             raise PDDLError(
-                f"action {name!r} uses '{head}': svot's domains are STRIPS with negative preconditions only",
+                f"action {name!r} uses conditional effects ('when'), which neither svot's compiled engine "
+                "nor PDDLGym 0.0.7 runs",
+                source=source,
+                line=node.line,
+            )
+        if head == "probabilistic":
+            raise PDDLError(
+                f"action {name!r} uses probabilistic effects; svot's environments are deterministic",
                 source=source,
                 line=node.line,
             )
@@ -213,8 +256,9 @@ def _check_action(action: sexpr.SList, arg_types: dict[str, list[str]], parent: 
                     line=arg.line,
                 )
 
-    walk(parts[":precondition"])
-    walk(parts[":effect"])
+    walk(parts[":precondition"], params)
+    walk(parts[":effect"], params)
+    return beyond[0] if beyond else None
 
 
 def _lifted(lit) -> LiftedAtom:
@@ -222,13 +266,30 @@ def _lifted(lit) -> LiftedAtom:
 
 
 def _flatten(struct) -> list:
-    return list(struct.literals) if hasattr(struct, "literals") else [struct]
+    """A conjunction's members (one level); anything else as itself (a disjunction stays whole)."""
+    from pddlgym.structs import LiteralConjunction
+
+    return list(struct.literals) if isinstance(struct, LiteralConjunction) else [struct]
 
 
-def _from_pddlgym(parsed, source: str) -> Domain:
+def _from_pddlgym(parsed, source: str, beyond: list[tuple[str, str]] = ()) -> Domain:
+    """svot's :class:`Domain` from PDDLGym's parse; operators only if the compiled engine can run them.
+
+    ``beyond`` (from the text check) says why it cannot; a precondition or
+    effect PDDLGym parsed into anything but literals says so too.
+    """
+    beyond = list(beyond)
+    from pddlgym.structs import Literal
+
     actions = tuple(sorted(parsed.actions))
     operators = []
-    for name in sorted(parsed.operators):
+    for name in sorted(parsed.operators) if not beyond else ():
+        op = parsed.operators[name]
+        odd = [x for x in _flatten(op.preconds) + _flatten(op.effects) if not isinstance(x, Literal)]
+        if odd:
+            beyond = [(f"operator {name!r} has a {type(odd[0]).__name__} where literals were expected", "prolog")]
+            operators = []
+            break
         op = parsed.operators[name]
         action = None
         pos, neg = [], []
@@ -268,4 +329,6 @@ def _from_pddlgym(parsed, source: str) -> Domain:
         predicates=predicates,
         action_predicates=actions,
         operators=tuple(operators),
+        unsupported="; ".join(reason for reason, _ in beyond) or None,
+        inference="prolog" if any(mode == "prolog" for _, mode in beyond) else "csp",
     )

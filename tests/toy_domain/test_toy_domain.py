@@ -10,6 +10,7 @@ descriptions, reasoning phrases, four-choice goals — is written per domain in
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import gymnasium as gym
@@ -58,23 +59,42 @@ class LampsSpec(DomainSpec):
 class LampsGenerator:
     """Two lamps (three for OOD) on random cells; the plan is a BFS on the grounded engine."""
 
-    @staticmethod
-    def generate(size, split, rng):
-        spec = LampsSpec()
+    def __init__(self, spec=None):
+        self.spec = spec or LampsSpec()
+
+    def generate(self, size, split, rng):
+        spec = self.spec
         free = cells(size)
         picks = rng.permutation(len(free))[: (3 if split == "ood" else 2) + 1]
         player, *lamps = [list(free[i]) for i in picks]
-        state = {"domain": "lamps", "size": size, "player": player, "lamps": sorted(lamps), "lit": []}
-        problem = spec.problem_from_state(state, f"lamps-{size}-{split}-{'-'.join(map(str, picks))}")
-        engine = make_engine("grounded", load_domain(PDDL), problem)
+        state = {"domain": spec.name, "size": size, "player": player, "lamps": sorted(lamps), "lit": []}
+        problem = spec.problem_from_state(state, f"{spec.name}-{size}-{split}-{'-'.join(map(str, picks))}")
+        engine = make_engine("grounded", load_domain(spec.pddl), problem)
         keys = [spec.action_key(a, size) for a in range(4)]
         plan = bfs_plan(engine.initial(), engine.step, keys, engine.is_goal)
-        return Generated("lamps", size, split, state, problem, [keys.index(k) for k in plan], {})
+        return Generated(spec.name, size, split, state, problem, [keys.index(k) for k in plan], {})
+
+
+class LampsTypedSpec(LampsSpec):
+    """Lamps with cells a subtype of "place" (lamps_typed.pddl): the same dynamics, beyond the compiled engine."""
+
+    name = "lampstyped"
+    title = "LampsTyped"
+    pddl = str(Path(__file__).with_name("lamps_typed.pddl"))
+    sizes = (4,)
+
+
+class LampsOrSpec(LampsTypedSpec):
+    """Lamps written with a disjunction (lamps_or.pddl): PDDLGym runs it through SWI-Prolog."""
+
+    name = "lampsor"
+    title = "LampsOr"
+    pddl = str(Path(__file__).with_name("lamps_or.pddl"))
 
 
 @pytest.fixture(scope="module")
 def lamp_ids():
-    ids = register_domain(LampsSpec(), LampsGenerator())
+    ids = register_domain(LampsSpec(), LampsGenerator(LampsSpec()))
     yield ids
     unregister_domain("lamps")
     assert "SVoT/Lamps-4x4-v0" not in gym.registry
@@ -135,3 +155,76 @@ def test_agrees_with_pddlgym(lamp_ids):
     ref.reset(seed=2)
     for a in np.random.default_rng(3).integers(4, size=40).tolist():
         assert fast.step(a)[1:] == ref.step(a)[1:]
+
+
+
+
+def _plays_like_lamps(spec_cls, caplog, reason, steps):
+    """Register ``spec_cls``; its env must step on PDDLGym, log ``reason``, and play exactly as the STRIPS lamps."""
+    import logging
+
+    from svot.engine.reference import PDDLGymEngine
+    from svot.envs.vector import SVoTVectorEnv
+    from svot.errors import ConfigError
+
+    assert load_domain(spec_cls.pddl).unsupported == reason
+    with caplog.at_level(logging.WARNING, logger="svot.engine"):
+        ids = register_domain(spec_cls(), LampsGenerator(spec_cls()))
+        try:
+            title = spec_cls.title
+            slow, fast = gym.make(f"SVoT/{title}-4x4-v0"), gym.make("SVoT/Lamps-4x4-v0")
+            obs_s, _ = slow.reset(seed=5)
+            obs_f, _ = fast.reset(seed=5)
+            assert isinstance(slow.unwrapped.engine, PDDLGymEngine)
+            assert f"cannot run {reason}; stepping with PDDLGym" in caplog.text
+            assert np.array_equal(obs_s, obs_f) and slow.unwrapped.plan == fast.unwrapped.plan
+            for a in np.random.default_rng(6).integers(4, size=steps).tolist():
+                o_s, r_s, t_s, u_s, i_s = slow.step(a)
+                o_f, r_f, t_f, u_f, i_f = fast.step(a)
+                assert np.array_equal(o_s, o_f) and (r_s, t_s, u_s) == (r_f, t_f, u_f)
+                assert i_s["state"]["lit"] == i_f["state"]["lit"] and i_s["applicable"] == i_f["applicable"]
+                if t_s:
+                    break
+            # make_vec falls back to Gymnasium's sync vector env (a registered domain has no vector entry point)
+            venv = gym.make_vec(f"SVoT/{title}-4x4-v0", num_envs=2)
+            obs, _ = venv.reset(seed=1)
+            assert obs.shape == (2, 4, 4)
+            venv.step(np.array([0, 1]))
+            venv.close()
+            with pytest.raises(ConfigError, match="vector env needs svot's compiled engine.*vectorization_mode='sync'"):
+                SVoTVectorEnv(num_envs=2, domain=spec_cls.name, size=4)
+        finally:
+            unregister_domain(spec_cls.name)
+    assert ids == [f"SVoT/{title}-4x4-v0", f"SVoT/{title}-4x4-OOD-v0"]
+
+
+def test_type_hierarchy_steps_on_pddlgym(lamp_ids, caplog):
+    """The compiled engine binds by exact type, so a subtype goes to PDDLGym (its CSP search), logged."""
+    _plays_like_lamps(LampsTypedSpec, caplog, "a type hierarchy (cell - place, line 6)", steps=60)
+
+
+@pytest.mark.skipif(shutil.which("swipl") is None, reason="PDDLGym runs disjunctions through SWI-Prolog: apt-get install swi-prolog-nox")
+def test_disjunction_steps_on_pddlgym_through_prolog(lamp_ids, caplog):
+    _plays_like_lamps(LampsOrSpec, caplog, "action 'light' uses 'or' (line 28)", steps=25)
+
+
+def test_disjunction_without_prolog_is_refused_with_the_reason(monkeypatch):
+    from svot.engine import make_engine
+    from svot.errors import PDDLError
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    spec = LampsOrSpec()
+    state = {"domain": spec.name, "size": 4, "player": [0, 0], "lamps": [[0, 1]], "lit": []}
+    with pytest.raises(PDDLError, match=r"lamps_or.pddl: PDDLGym runs action 'light' uses 'or' \(line 28\) only through SWI-Prolog"):
+        make_engine("grounded", load_domain(spec.pddl), spec.problem_from_state(state, "x"))
+
+
+def test_conditional_effects_are_refused_with_their_line(tmp_path):
+    from svot.errors import PDDLError
+
+    text = Path(PDDL).read_text().replace("(lit ?to))", "(when (lamp ?to) (lit ?to)))")
+    bad = tmp_path / "lamps_when.pddl"
+    bad.write_text(text)
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "(when" in row)
+    with pytest.raises(PDDLError, match=rf"lamps_when.pddl:{line}: action 'light' uses conditional effects \('when'\)"):
+        load_domain(str(bad))

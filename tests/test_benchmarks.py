@@ -1,0 +1,28 @@
+"""The speed benchmark runs end to end (tiny budgets; its numbers are not checked here, only its table)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_bench_envs_prints_its_table_and_the_targets_line():
+    out = subprocess.run(
+        [sys.executable, "benchmarks/bench_envs.py", "--quick", "--seconds", "0.05", "--pddlgym-seconds", "0.1",
+         "--num-envs", "16", "--domains", "maze,gather"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("env"))
+    for column in ("single", "pddlgym", "FrozenLake", "rl", "vector", "rgb fps", "rl/FL", "engine x"):
+        assert column in header
+    rows = [line.split() for line in lines if line.startswith(("Maze-7x7-v0", "Gather-6x6-v0"))]
+    assert [r[0] for r in rows] == ["Maze-7x7-v0", "Gather-6x6-v0"]
+    # 17 columns: four headers are two words ("reset ms", "pool s", "rgb fps", "engine x")
+    assert len(header.split()) == 21 and all(len(r) == 17 for r in rows)
+    summary = next(line for line in lines if line.startswith("lowest of this run:"))
+    assert "rl/FL" in summary and "engine x" in summary
