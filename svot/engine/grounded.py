@@ -75,9 +75,9 @@ def _build_index(actions, pred_bits: dict[str, int], counts: dict[str, int]):
     greedily: the cost of a lookup is the bits to visit (for a predicate in
     ``counts``, whose number of true atoms is known, such as the player's
     ``at``, that number; otherwise a quarter per distinct pivot atom) plus the
-    largest bucket left to scan. Any predicate of the candidates' positive preconditions may
-    serve, so the index is sound whatever the state: an applicable action's
-    pivot atom is true, so its bucket is visited.
+    largest bucket left to scan. Any predicate of the candidates' positive
+    preconditions may serve, so the index is sound whatever the state: an
+    applicable action's pivot atom is true, so its bucket is visited.
     """
     actions = tuple(actions)
     if len(actions) <= _LEAF:
