@@ -17,8 +17,8 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
 * ``pool_size``: ``None`` (default) samples a fresh solvable problem at every
   reset; an int draws every reset from a pool of that many problems generated
   once from the seed (:mod:`svot.envs.pool`), so RL loops never wait on a
-  solvability search. ``gym.make(id, info_level="minimal", pool_size=1024)``
-  is the RL configuration ``benchmarks/bench_envs.py`` measures.
+  solvability search. ``gym.make(id, info_level="minimal", pool_size=K)`` is
+  the RL configuration ``benchmarks/bench_envs.py`` measures (``rl``, K = 64).
 * ``image_size`` (default 256), ``render_mode`` (``"rgb_array"``, ``"ansi"``),
   ``allow_any_size`` (sizes outside Table 5).
 """
