@@ -56,6 +56,7 @@ import numpy as np
 from PIL import Image
 
 from svot.metrics.errors import MetricError
+from svot.render.perceive import as_rgb
 
 __all__ = [
     "LUMA_BT601",
@@ -90,37 +91,19 @@ _PIL_MODES = frozenset({"1", "L", "LA", "La", "P", "PA", "RGB", "RGBA", "RGBa", 
 
 
 def _as_rgb(img: object, name: str) -> np.ndarray:
-    """Return ``img`` as an ``(H, W, 3)`` uint8 array.
+    """Return ``img`` as an ``(H, W, 3)`` uint8 array (:func:`svot.render.perceive.as_rgb`).
 
-    Accepts a ``PIL.Image.Image`` (any 8-bit mode; converted with
-    ``convert("RGB")``) or a uint8 ndarray of shape ``(H, W)``, ``(H, W, 1)``
-    (grey, replicated), ``(H, W, 3)`` or ``(H, W, 4)`` (alpha dropped, like
-    Pillow's RGBA -> RGB).
+    Accepts a ``PIL.Image.Image`` in an 8-bit mode or a uint8 ndarray; errors
+    are :class:`MetricError` naming ``name``.
     """
     if isinstance(img, Image.Image):
         if img.mode not in _PIL_MODES:
             raise MetricError(
                 f"{name}: unsupported PIL image mode {img.mode!r}; expected an 8-bit mode such as RGB, RGBA or L"
             )
-        arr = np.asarray(img.convert("RGB"))
-    elif isinstance(img, np.ndarray):
-        arr = img
-        if arr.dtype != np.uint8:
-            raise MetricError(f"{name}: expected dtype uint8, got {arr.dtype}")
-        if arr.ndim == 2:
-            arr = np.repeat(arr[:, :, None], 3, axis=2)
-        elif arr.ndim == 3 and arr.shape[2] == 1:
-            arr = np.repeat(arr, 3, axis=2)
-        elif arr.ndim == 3 and arr.shape[2] == 4:
-            arr = arr[:, :, :3]
-        elif not (arr.ndim == 3 and arr.shape[2] == 3):
-            raise MetricError(
-                f"{name}: expected shape (H, W), (H, W, 1), (H, W, 3) or (H, W, 4), got {arr.shape}"
-            )
-    else:
-        raise MetricError(
-            f"{name}: expected a PIL.Image.Image or a numpy uint8 array, got {type(img).__name__}"
-        )
+    elif not isinstance(img, np.ndarray):
+        raise MetricError(f"{name}: expected a PIL.Image.Image or a numpy uint8 array, got {type(img).__name__}")
+    arr = as_rgb(img, name, MetricError)
     if arr.shape[0] < 1 or arr.shape[1] < 1:
         raise MetricError(f"{name}: image is empty (shape {arr.shape})")
     return arr

@@ -28,14 +28,15 @@ __all__ = ["Perceiver", "cell_features", "get_perceiver", "label_templates", "re
 DEFAULT_K = 8
 
 
-def as_rgb(image) -> np.ndarray:
+def as_rgb(image, what: str = "image", error: type[Exception] = ConfigError) -> np.ndarray:
     """``image`` as ``(H, W, 3)`` uint8: a PIL image (any 8-bit mode) or a uint8 array
-    of shape ``(H, W)``, ``(H, W, 1)``, ``(H, W, 3)`` or ``(H, W, 4)`` (alpha dropped)."""
+    of shape ``(H, W)``, ``(H, W, 1)`` (grey, replicated), ``(H, W, 3)`` or ``(H, W, 4)``
+    (alpha dropped, like Pillow's RGBA -> RGB). Anything else raises ``error`` naming ``what``."""
     if isinstance(image, Image.Image):
         return np.asarray(image.convert("RGB"))
     arr = np.asarray(image)
     if arr.dtype != np.uint8:
-        raise ConfigError(f"expected a uint8 image, got dtype {arr.dtype}")
+        raise error(f"{what}: expected dtype uint8, got {arr.dtype}")
     if arr.ndim == 2:
         arr = np.repeat(arr[:, :, None], 3, axis=2)
     elif arr.ndim == 3 and arr.shape[2] == 1:
@@ -43,7 +44,7 @@ def as_rgb(image) -> np.ndarray:
     elif arr.ndim == 3 and arr.shape[2] == 4:
         arr = arr[:, :, :3]
     elif not (arr.ndim == 3 and arr.shape[2] == 3):
-        raise ConfigError(f"expected an image of shape (H, W), (H, W, 1), (H, W, 3) or (H, W, 4), got {arr.shape}")
+        raise error(f"{what}: expected shape (H, W), (H, W, 1), (H, W, 3) or (H, W, 4), got {arr.shape}")
     return arr
 
 
