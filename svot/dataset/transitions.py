@@ -47,7 +47,7 @@ from svot.dataset.wording import (
     fmt_cell,
     kind_word,
 )
-from svot.pddl.domain import Domain, Operator
+from svot.pddl.domain import Domain, Operator, match_atom
 
 
 @dataclass(frozen=True)
@@ -147,18 +147,8 @@ def diagnose(domain: Domain, atoms, key: tuple) -> Diagnosis | None:
         results: list = []
 
         def matches(pred: str, args: tuple, binding: dict) -> list[dict]:
-            out = []
-            for fact in by.get(pred, ()):
-                new = dict(binding)
-                for var, obj in zip(args, fact):
-                    if var.startswith("?"):
-                        if new.setdefault(var, obj) != obj:
-                            break
-                    elif var != obj:
-                        break
-                else:
-                    out.append(new)
-            return out
+            found = (match_atom(args, fact, binding) for fact in by.get(pred, ()))
+            return [b for b in found if b is not None]
 
         def rec(binding: dict, anchored: set, todo: list, checks: list, nfluent: int) -> None:
             if todo:

@@ -38,12 +38,7 @@ class FrozenLakeSpec(DomainSpec):
         holes = cells_of(atoms, "hole")
         goal = list(next(parse_cell(a[1]) for a in atoms if a[0] == "goal"))
         start = list(next(parse_cell(a[1]) for a in atoms if a[0] == "start"))
-        if player in holes:
-            tile, status = "hole", "fell"
-        elif player == goal:
-            tile, status = "goal", "reached"
-        else:
-            tile, status = ("start" if player == start else "frozen"), "running"
+        tile, status = tile_and_status(player, holes, goal, start)
         return {
             "domain": self.name,
             "size": size,
@@ -66,3 +61,12 @@ class FrozenLakeSpec(DomainSpec):
 
     def is_failure(self, state: dict) -> bool:
         return state["status"] == "fell"
+
+
+def tile_and_status(player, holes, goal, start) -> tuple[str, str]:
+    """The tile the player stands on and the episode status (cells as ``[row, col]`` lists)."""
+    if player in holes:
+        return "hole", "fell"
+    if player == goal:
+        return "goal", "reached"
+    return ("start" if player == start else "frozen"), "running"

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from svot.errors import PDDLError, ProblemError
-from svot.pddl.domain import Domain, Operator
+from svot.pddl.domain import Domain, Operator, match_atom
 from svot.pddl.problem import Atom, Problem, atom_str
 
 
@@ -173,14 +173,8 @@ def _bind(op: Operator, static: dict[str, list], fold: frozenset, objects: dict[
             atom = todo[best]
             rest = todo[:best] + todo[best + 1 :]
             for fact in static.get(atom[0], ()):
-                new = dict(binding)
-                for var, obj in zip(atom[1], fact):
-                    if var.startswith("?"):
-                        if new.setdefault(var, obj) != obj:
-                            break
-                    elif var != obj:
-                        break
-                else:
+                new = match_atom(atom[1], fact, binding)
+                if new is not None:
                     yield from rec(new, rest)
             return
         free = [v for v, _ in op.params if v not in binding]

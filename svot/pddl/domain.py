@@ -71,6 +71,19 @@ class Domain:
         return isinstance(other, Domain) and (self.name, self.source) == (other.name, other.source)
 
 
+def match_atom(args: tuple, fact: tuple, binding: dict) -> dict | None:
+    """``binding`` extended so that the lifted arguments ``args`` (variables ``?x``
+    and constants) equal the ground ``fact``'s, or None if they cannot."""
+    new = dict(binding)
+    for var, obj in zip(args, fact):
+        if var.startswith("?"):
+            if new.setdefault(var, obj) != obj:
+                return None
+        elif var != obj:
+            return None
+    return new
+
+
 def domain_path(name: str) -> Path:
     """Path of a shipped domain file, e.g. ``domain_path("sokoban")``."""
     ref = resources.files("svot.domains_pddl").joinpath(f"{name}.pddl")

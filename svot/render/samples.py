@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from svot.domains.frozenlake import tile_and_status
 from svot.errors import ConfigError
 
 
@@ -54,12 +55,7 @@ def random_state(spec, size: int, rng: np.random.Generator | int | None = None, 
             player = pool[int(rng.integers(len(pool)))]
         else:
             player = start
-        if player in holes:
-            tile, status = "hole", "fell"
-        elif player == goal:
-            tile, status = "goal", "reached"
-        else:
-            tile, status = ("start" if player == start else "frozen"), "running"
+        tile, status = tile_and_status(player, holes, goal, start)
         return {
             "domain": name, "size": n, "player": list(player), "holes": holes, "goal": goal,
             "start": start, "tile": tile, "status": status,
