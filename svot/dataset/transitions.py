@@ -97,14 +97,7 @@ def _bind_literal(op: Operator, key: tuple) -> dict | None:
     pred, args = op.action
     if pred != key[0] or len(args) != len(key) - 1:
         return None
-    binding: dict = {}
-    for var, val in zip(args, key[1:]):
-        if var.startswith("?"):
-            if binding.setdefault(var, val) != val:
-                return None
-        elif var != val:
-            return None
-    return binding
+    return match_atom(args, key[1:], {})
 
 
 def explain_applied(domain: Domain, op_name: str, args: tuple) -> Diagnosis:
