@@ -4,7 +4,7 @@
 ``gymnasium.make("SVoT/Sokoban-5x5-v0")``.
 """
 
-__version__ = "0.1.0"
+from svot._version import __version__
 
 from svot.envs.registration import register_all as _register_all
 

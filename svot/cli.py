@@ -21,6 +21,8 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
+from svot._version import __version__
+
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
 EXIT_INTERRUPTED = 130
@@ -232,6 +234,7 @@ def _rulemaze(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="svot", description="SVoT grid domains: datasets and tools")
+    parser.add_argument("--version", action="version", version=f"svot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="<command>", parser_class=_Parser)
     for cmd in COMMANDS.values():
         p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)

@@ -37,6 +37,7 @@ import numpy as np
 from gymnasium import spaces
 
 from svot.errors import ConfigError
+from svot.pddl.pddlgym_compat import quiet_gym_import
 
 # SB3VecEnv and GridCNN are importable by name too (``from svot.wrappers import SB3VecEnv``) but stay out of
 # __all__, so ``from svot.wrappers import *`` works without Stable-Baselines3.
@@ -164,6 +165,7 @@ class OneHotObservation(gym.ObservationWrapper):
 
 # --- Stable-Baselines3 ---------------------------------------------------------------------------
 def _vec_env_base():
+    quiet_gym_import()  # SB3 imports old gym when installed (the pddlgym extra): keep its banner quiet
     try:
         from stable_baselines3.common.vec_env import VecEnv
     except ImportError as exc:  # pragma: no cover - exercised only without SB3
@@ -287,6 +289,7 @@ def make_sb3_vec_env(
 
 
 def _build_grid_cnn_class():
+    quiet_gym_import()
     try:
         import torch
         from stable_baselines3.common.torch_layers import BaseFeaturesExtractor

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.pddlgym
 def test_bench_envs_prints_its_table_and_the_targets_line():
     out = subprocess.run(
         [sys.executable, "benchmarks/bench_envs.py", "--quick", "--seconds", "0.05", "--pddlgym-seconds", "0.1",

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+import pytest
+
 import numpy as np
 
 from svot.domains import get_spec
 from svot.engine import GroundTask, bfs_plan, make_engine
 from svot.pddl import load_domain
+from tests.conftest import HAVE_PDDLGYM
 
 
 def _engines(name, state):
+    """(spec, compiled engine, PDDLGym's engine or None where PDDLGym is not installed)."""
     spec = get_spec(name)
     domain = load_domain(spec.pddl)
     problem = spec.problem_from_state(state, f"{name}-t")
     return (
         spec,
         make_engine("grounded", domain, problem, spec.internal),
-        make_engine("pddlgym", domain, problem, spec.internal),
+        make_engine("pddlgym", domain, problem, spec.internal) if HAVE_PDDLGYM else None,
     )
 
 
+@pytest.mark.pddlgym
 def test_random_walk_agrees_with_pddlgym(sample):
     name, state = sample
     spec, g, r = _engines(name, state)
@@ -90,8 +95,9 @@ def test_gather_k_move_collects_along_path():
     # a move that would leave the grid changes nothing
     s2, ok = g.step(s, spec.action_key(spec.parse_action("move up 1", 4), 4))
     assert not ok and s2 == s
-    rs, _ = r.step(r.initial(), key)
-    assert r.true_atoms(rs) == g.true_atoms(s)
+    if r is not None:  # and PDDLGym's successor function agrees, where it is installed
+        rs, _ = r.step(r.initial(), key)
+        assert r.true_atoms(rs) == g.true_atoms(s)
 
 
 def test_bfs_finds_shortest_plan():

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from svot.domains import DOMAINS, get_spec
@@ -10,6 +13,7 @@ from svot.pddl import load_domain, load_domain_file, parse_problem
 from svot.pddl.domain import domain_path
 
 
+@pytest.mark.pddlgym
 @pytest.mark.parametrize("name", DOMAINS)
 def test_shipped_domain_loads_with_pddlgym_pddlenv(name, tmp_path):
     """Each shipped .pddl loads in pddlgym.core.PDDLEnv itself, with a problem we write."""
@@ -113,3 +117,41 @@ def test_malformed_problem_names_line(old, new, message):
     if "unbalanced" not in message:
         line = next(i for i, ln in enumerate(bad.splitlines(), 1) if new.split("(")[-1].split(")")[0] in ln)
         assert f"p.pddl:{line}:" in str(err.value)
+
+
+@pytest.mark.pddlgym
+@pytest.mark.parametrize("name", DOMAINS + ("regularmaze", "questmaze"))
+def test_svot_reader_and_pddlgym_parse_every_shipped_domain_alike(name):
+    """svot parses without PDDLGym; the outside parser must read each shipped file the same way."""
+    from svot.pddl.pddlgym_compat import load_domain_via_pddlgym
+
+    ours, theirs = load_domain(name), load_domain_via_pddlgym(domain_path(name))
+    for field in ("name", "types", "predicates", "action_predicates", "operators"):
+        assert getattr(ours, field) == getattr(theirs, field), field
+
+
+def test_domains_parse_without_pddlgym_imported():
+    """Core svot needs no PDDLGym: parsing and stepping a shipped domain never import it (or old gym)."""
+    code = (
+        "import sys, svot, gymnasium as gym\n"
+        "env = gym.make('SVoT/Sokoban-5x5-v0'); env.reset(seed=0); env.step(0)\n"
+        "from svot.pddl import load_domain\n"
+        "[load_domain(n) for n in ('maze','frozenlake','sokoban','pacman','gather','regularmaze','questmaze')]\n"
+        "assert 'pddlgym' not in sys.modules and 'gym' not in sys.modules, sorted(sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "unmaintained" not in done.stderr
+
+
+def test_pddlgym_engine_without_pddlgym_says_how_to_get_it(monkeypatch):
+    from svot.errors import ConfigError
+    from svot.pddl import pddlgym_compat
+
+    monkeypatch.setattr(pddlgym_compat, "pddlgym_available", lambda: False)
+    pddlgym_compat.import_pddlgym_core.cache_clear()
+    try:
+        with pytest.raises(ConfigError, match=r"svot\[pddlgym\]"):
+            pddlgym_compat.import_pddlgym_core()
+    finally:
+        pddlgym_compat.import_pddlgym_core.cache_clear()

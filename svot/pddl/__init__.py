@@ -1,8 +1,8 @@
-"""PDDL in svot's own small form: a lifted domain parsed through PDDLGym, and problems.
+"""PDDL in svot's own small form: a lifted domain parsed by svot's reader, and problems.
 
-``load_domain(name)`` parses a shipped domain file with PDDLGym's parser and
-converts it to plain tuples (:class:`Domain`), so nothing downstream touches
-PDDLGym's objects. :class:`Problem` is svot's problem value: objects, init atoms
+``load_domain(name)`` parses a shipped domain file into plain tuples
+(:class:`Domain`); PDDLGym (an optional extra) is not needed to parse, and a
+test checks that its parser reads every shipped file the same way. :class:`Problem` is svot's problem value: objects, init atoms
 and a conjunctive goal, with a PDDL text writer and a line-aware reader.
 """
 

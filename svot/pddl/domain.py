@@ -1,22 +1,24 @@
-"""Lifted PDDL domains: parsed by PDDLGym, held as plain tuples.
+"""Lifted PDDL domains: parsed by svot's own reader, held as plain tuples.
 
-PDDLGym (imported lazily: it costs about two seconds) is the parser of record;
-svot first reads the text itself to refuse malformed files with a line number,
-then converts PDDLGym's operators into :class:`Operator` values that the
-grounded engine instantiates.
+svot reads the domain text itself (:mod:`svot.pddl.sexpr`), refuses malformed
+files with a line number, and builds :class:`Operator` values that the grounded
+engine instantiates. PDDLGym is not needed to parse: it is the reference that
+*runs* the PDDL (``engine="pddlgym"`` and the differential tests), and a test
+checks that its parse of every shipped domain equals this one
+(``svot.pddl.pddlgym_compat.load_domain_via_pddlgym``).
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from svot.errors import PDDLError
 from svot.pddl import sexpr
-from svot.pddl.pddlgym_compat import import_pddlgym_core
 
 # (predicate, (variable or constant names...)) with variables written "?x".
 LiftedAtom = tuple[str, tuple[str, ...]]
@@ -103,22 +105,114 @@ def load_domain(name: str) -> Domain:
 
 
 def load_domain_file(path: str | os.PathLike) -> Domain:
-    """Parse a domain file: svot's structural checks, then PDDLGym's parser."""
+    """Parse a domain file with svot's reader: structural checks, then operators."""
     path = Path(path)
     source = str(path)
     try:
         text = path.read_text()
     except OSError as exc:
         raise PDDLError(f"cannot read domain file: {exc.strerror}", source=source) from exc
-    beyond = _check_domain_text(text, source)
-    import_pddlgym_core()  # lazy and quiet: importing pddlgym is slow and noisy
-    from pddlgym.parser import PDDLDomainParser
+    except UnicodeDecodeError as exc:
+        raise PDDLError(f"domain file is not UTF-8 text (byte {exc.start})", source=source) from exc
+    return parse_domain(text, source)
 
-    try:
-        parsed = PDDLDomainParser(source, expect_action_preds=True, operators_as_actions=False)
-    except Exception as exc:  # PDDLGym raises bare assertions; keep its words
-        raise PDDLError(f"PDDLGym could not parse the domain: {exc!r}", source=source) from exc
-    return _from_pddlgym(parsed, source, beyond)
+
+def parse_domain(text: str, source: str = "<domain>") -> Domain:
+    """A :class:`Domain` from domain text (``source`` names it in errors)."""
+    beyond = _check_domain_text(text, source)
+    return _build_domain(sexpr.read(text, source), text, source, beyond)
+
+
+# PDDLGym's convention: the agent's action predicates are named on a '; (:actions a b)' line
+_ACTIONS_LINE = re.compile(r"\(:actions\b([^)]*)\)", re.IGNORECASE)
+
+
+def _build_domain(define: sexpr.SList, text: str, source: str, beyond: list[tuple[str, str]]) -> Domain:
+    """Types, predicates and operators from the checked tree; operators only if the compiled engine runs them."""
+    name = define.items[1].items[1].text
+    types_node = sexpr.section(define, ":types")
+    types = set()
+    if types_node is not None:
+        for t, parent, _line in sexpr.parse_typed_list(types_node.items[1:], source):
+            types.add(t)
+            if parent != "object":
+                types.add(parent)
+    predicates = {}
+    for item in sexpr.section(define, ":predicates").items[1:]:
+        predicates[item.head()] = tuple(t for _v, t, _line in sexpr.parse_typed_list(item.items[1:], source))
+    match = _ACTIONS_LINE.search(text)
+    actions = tuple(sorted(match.group(1).lower().split())) if match else ()
+    for a in actions:
+        if a not in predicates:
+            raise PDDLError(f"action predicate {a!r} (on the '(:actions ...)' line) is not declared in :predicates",
+                            source=source)
+    operators = []
+    if not beyond:
+        for item in define.items:
+            if isinstance(item, sexpr.SList) and item.head() == ":action":
+                operators.append(_operator(item, set(actions), source))
+        operators.sort(key=lambda op: op.name)
+    return Domain(
+        name=name,
+        source=source,
+        types=tuple(sorted(types)),
+        predicates=dict(sorted(predicates.items())),
+        action_predicates=actions,
+        operators=tuple(operators),
+        unsupported="; ".join(reason for reason, _ in beyond) or None,
+        inference="prolog" if any(mode == "prolog" for _, mode in beyond) else "csp",
+    )
+
+
+def _literals(node, source: str, what: str) -> list[tuple[bool, LiftedAtom]]:
+    """A conjunction of literals as (positive, atom) pairs; anything else is refused with its line."""
+    if not isinstance(node, sexpr.SList) or node.head() is None:
+        found = f"{node.text!r}" if isinstance(node, sexpr.Sym) else "'()'"
+        raise PDDLError(f"{what}: expected a literal '(predicate ...)', found {found}", source=source, line=node.line)
+    if node.head() == "and":
+        return [lit for sub in node.items[1:] for lit in _literals(sub, source, what)]
+    if node.head() == "not":
+        if len(node.items) != 2 or not isinstance(node.items[1], sexpr.SList) or node.items[1].head() in ("and", "not"):
+            raise PDDLError(f"{what}: '(not ...)' must hold exactly one atom", source=source, line=node.line)
+        return [(False, _atom(node.items[1], source, what))]
+    return [(True, _atom(node, source, what))]
+
+
+def _atom(node: sexpr.SList, source: str, what: str) -> LiftedAtom:
+    for arg in node.items[1:]:
+        if not isinstance(arg, sexpr.Sym):
+            raise PDDLError(f"{what}: an argument of {node.head()!r} is a '(...)' list, not a name", source=source,
+                            line=arg.line)
+    return (node.head(), tuple(arg.text for arg in node.items[1:]))
+
+
+def _operator(action: sexpr.SList, action_preds: set[str], source: str) -> Operator:
+    name = action.items[1].text
+    items = action.items[2:]
+    parts = {key.text: value for key, value in zip(items[::2], items[1::2]) if isinstance(key, sexpr.Sym)}
+    params = tuple((v, t) for v, t, _line in sexpr.parse_typed_list(parts[":parameters"].items, source))
+    act, pos, neg = None, [], []
+    for positive, atom in _literals(parts[":precondition"], source, f"action {name!r}"):
+        if atom[0] in action_preds:
+            if not positive:
+                raise PDDLError(f"action {name!r} negates its action literal {atom[0]!r}", source=source,
+                                line=action.line)
+            if act is not None:
+                raise PDDLError(f"operator {name!r} has two action literals", source=source, line=action.line)
+            act = atom
+        else:
+            (pos if positive else neg).append(atom)
+    if act is None:
+        raise PDDLError(
+            f"operator {name!r} has no action literal ({', '.join(sorted(action_preds))}) in its precondition",
+            source=source,
+            line=action.line,
+        )
+    add, delete = [], []
+    for positive, atom in _literals(parts[":effect"], source, f"action {name!r}"):
+        (add if positive else delete).append(atom)
+    return Operator(name=name, params=params, action=act, pre_pos=tuple(pos), pre_neg=tuple(neg),
+                    add=tuple(add), delete=tuple(delete))
 
 
 def _check_domain_text(text: str, source: str) -> list[tuple[str, str]]:
@@ -272,76 +366,3 @@ def _check_action(
     walk(parts[":precondition"], params)
     walk(parts[":effect"], params)
     return beyond[0] if beyond else None
-
-
-def _lifted(lit) -> LiftedAtom:
-    return (lit.predicate.name, tuple(str(v.name) for v in lit.variables))
-
-
-def _flatten(struct) -> list:
-    """A conjunction's members (one level); anything else as itself (a disjunction stays whole)."""
-    from pddlgym.structs import LiteralConjunction
-
-    return list(struct.literals) if isinstance(struct, LiteralConjunction) else [struct]
-
-
-def _from_pddlgym(parsed, source: str, beyond: list[tuple[str, str]] = ()) -> Domain:
-    """svot's :class:`Domain` from PDDLGym's parse; operators only if the compiled engine can run them.
-
-    ``beyond`` (from the text check) says why it cannot; a precondition or
-    effect PDDLGym parsed into anything but literals says so too.
-    """
-    beyond = list(beyond)
-    from pddlgym.structs import Literal
-
-    actions = tuple(sorted(parsed.actions))
-    operators = []
-    for name in sorted(parsed.operators) if not beyond else ():
-        op = parsed.operators[name]
-        odd = [x for x in _flatten(op.preconds) + _flatten(op.effects) if not isinstance(x, Literal)]
-        if odd:
-            beyond = [(f"operator {name!r} has a {type(odd[0]).__name__} where literals were expected", "prolog")]
-            operators = []
-            break
-        op = parsed.operators[name]
-        action = None
-        pos, neg = [], []
-        for lit in _flatten(op.preconds):
-            if lit.predicate.name in actions:
-                if action is not None:
-                    raise PDDLError(f"operator {name!r} has two action literals", source=source)
-                action = _lifted(lit)
-            elif lit.is_negative:
-                neg.append(_lifted(lit.positive))
-            else:
-                pos.append(_lifted(lit))
-        if action is None:
-            raise PDDLError(f"operator {name!r} has no action literal ({', '.join(actions)}) in its precondition", source=source)
-        add, delete = [], []
-        for lit in _flatten(op.effects):
-            if lit.is_anti:
-                delete.append(_lifted(lit.inverted_anti))
-            else:
-                add.append(_lifted(lit))
-        operators.append(
-            Operator(
-                name=name,
-                params=tuple((str(p.name), str(p.var_type)) for p in op.params),
-                action=action,
-                pre_pos=tuple(pos),
-                pre_neg=tuple(neg),
-                add=tuple(add),
-                delete=tuple(delete),
-            )
-        )
-    predicates = {n: tuple(str(t) for t in p.var_types) for n, p in sorted(parsed.predicates.items())}
-    return Domain(
-        name=parsed.domain_name,
-        source=source,
-        types=tuple(sorted(str(t) for t in parsed.types)),
-        predicates=predicates,
-        action_predicates=actions,
-        operators=tuple(operators),
-        unsupported="; ".join(reason for reason, _ in beyond) or None,
-        inference="prolog" if any(mode == "prolog" for _, mode in beyond) else "csp",
-    )

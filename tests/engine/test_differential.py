@@ -21,6 +21,8 @@ import pytest
 from svot.domains import SPECS, get_spec
 from svot.problem_gen import generate
 
+pytestmark = pytest.mark.pddlgym  # the reference engine is the other side of every comparison
+
 STEPS = 10_000
 PROBLEMS = 20  # 500 steps on each: long walks revisit states, which the memo below serves
 CASES = [(d, n, s) for d in SPECS if d in ("maze", "frozenlake", "sokoban", "pacman", "gather")

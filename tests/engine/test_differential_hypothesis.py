@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from svot.domains import get_spec
 from svot.domains.gather import colours_for
 
+pytestmark = pytest.mark.pddlgym  # the reference engine is the other side of every comparison
+
 DOMAINS = ("maze", "frozenlake", "sokoban", "pacman", "gather")
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

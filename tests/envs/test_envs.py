@@ -53,6 +53,7 @@ def test_svot_prefix_make():
     assert env.unwrapped.size == 5
 
 
+@pytest.mark.pddlgym
 @pytest.mark.parametrize("domain", ["maze", "frozenlake", "sokoban", "pacman", "gather"])
 def test_env_agrees_with_pddlgym_engine(domain):
     """Same seed, same problem; a random action sequence gives the same atoms at every step."""

@@ -176,6 +176,7 @@ def test_solve_unsolvable_maze_and_errors():
         solve("maze", "(define ...)")
 
 
+@pytest.mark.pddlgym
 def test_problems_load_in_pddlgym():
     """The PDDL text parses in PDDLGym itself and gives the same initial atoms."""
     from svot.engine import make_engine

@@ -86,6 +86,7 @@ def test_walls_block_and_violated_is_reported_at_once():
         env.step(7)
 
 
+@pytest.mark.pddlgym
 def test_quest_items_vanish_and_read_normal_on_return():
     passages = [((0, 0), (0, 1)), ((0, 1), (0, 2)), ((0, 2), (1, 2)), ((1, 2), (2, 2)), ((0, 0), (1, 0)),
                 ((1, 0), (2, 0)), ((2, 0), (2, 1)), ((2, 1), (2, 2)), ((1, 1), (2, 1))]

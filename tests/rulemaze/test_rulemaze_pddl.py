@@ -42,6 +42,7 @@ def test_problem_maze_rejects_other_domains():
         problem_maze(Problem("maze", "p", (), frozenset(), ()))
 
 
+@pytest.mark.pddlgym
 @pytest.mark.parametrize("scenario", S.SCENARIOS)
 def test_engines_agree_with_maze_move_on_random_walks(small_pools, scenario):
     """Grounded engine, PDDLGym's successor function and Maze.move, step for step."""

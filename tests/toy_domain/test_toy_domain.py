@@ -148,6 +148,7 @@ def test_one_ground_action_per_move(lamp_ids):
         s, _ = env.engine.step(s, env._keys[int(rng.integers(4))])
 
 
+@pytest.mark.pddlgym
 def test_agrees_with_pddlgym(lamp_ids):
     fast = gym.make("SVoT/Lamps-4x4-v0").unwrapped
     ref = gym.make("SVoT/Lamps-4x4-v0", engine="pddlgym").unwrapped
@@ -198,16 +199,19 @@ def _plays_like_lamps(spec_cls, caplog, reason, steps):
     assert ids == [f"SVoT/{title}-4x4-v0", f"SVoT/{title}-4x4-OOD-v0"]
 
 
+@pytest.mark.pddlgym
 def test_type_hierarchy_steps_on_pddlgym(lamp_ids, caplog):
     """The compiled engine binds by exact type, so a subtype goes to PDDLGym (its CSP search), logged."""
     _plays_like_lamps(LampsTypedSpec, caplog, "a type hierarchy (cell - place, line 6)", steps=60)
 
 
+@pytest.mark.pddlgym
 @pytest.mark.skipif(shutil.which("swipl") is None, reason="PDDLGym runs disjunctions through SWI-Prolog: apt-get install swi-prolog-nox")
 def test_disjunction_steps_on_pddlgym_through_prolog(lamp_ids, caplog):
     _plays_like_lamps(LampsOrSpec, caplog, "action 'light' uses 'or' (line 28)", steps=25)
 
 
+@pytest.mark.pddlgym
 def test_disjunction_without_prolog_is_refused_with_the_reason(monkeypatch):
     from svot.engine import make_engine
     from svot.errors import PDDLError
