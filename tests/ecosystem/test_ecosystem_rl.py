@@ -252,3 +252,23 @@ def test_human_render_without_a_display_warns_and_draws_nothing(pygame_dummy, mo
     env.step(1)  # no second warning, no error
     assert not env.unwrapped._window.is_open
     env.close()
+
+
+def test_no_old_gym_banner_through_svots_sb3_adapter(sb3):
+    """Issue 12: old gym's "unmaintained" banner must not reach a user who trains through svot.
+
+    SB3 imports ``gym`` whenever it is installed (only svot's ``pddlgym`` extra brings it); the adapter
+    imports it quietly first.
+    """
+    import subprocess
+    import sys
+
+    code = (
+        "import gymnasium as gym, svot\n"
+        "from svot.wrappers import make_sb3_vec_env\n"
+        "venv = make_sb3_vec_env('SVoT/Maze-5x5-v0', n_envs=2); venv.reset()\n"
+        "import stable_baselines3\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "unmaintained" not in done.stderr.lower(), done.stderr
