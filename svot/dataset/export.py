@@ -36,6 +36,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from svot._version import __version__
 from svot.parallel import process_pool
 from svot.dataset.instance import MapPlan, map_instances, plan_maps, split_letters
 from svot.dataset.records import PngCache, records_for, schema_for
@@ -92,8 +93,6 @@ class ExportConfig:
         return dict(self.maps_per_split)
 
     def fingerprint(self) -> dict:
-        from svot import __version__
-
         return {
             "version": __version__,
             "targets": [[d, n] for d, n in self.targets],
@@ -487,7 +486,6 @@ def _manifest(out: Path, cfg: ExportConfig, jobs: list[SplitJob], rows: list[Sum
     import PIL
     import pyarrow
 
-    from svot import __version__
     from svot.problem_gen import sampling_params
 
     datasets: dict = {}

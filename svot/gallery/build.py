@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
+from svot._version import __version__
 from svot.dataset.records import png_name
 from svot.dataset.writers import atomic_write_bytes, atomic_write_json, sha256_file
 from svot.errors import ConfigError, DatasetError
@@ -145,8 +146,6 @@ def _filter_nav(pages: list[Page]) -> str:
 
 
 def _footer(info: dict, per_page: int) -> str:
-    from svot import __version__
-
     bits = [f"svot {__version__} gallery", f"up to {per_page} samples per page"]
     if info:
         bits.append("export: " + ", ".join(f"{k} {info[k]}" for k in sorted(info)))
@@ -348,8 +347,6 @@ def build_gallery(data_dir: str | os.PathLike, out_dir: str | os.PathLike, per_p
                 stale.parent.rmdir()  # only if now empty
             except OSError:
                 pass
-
-    from svot import __version__
 
     manifest = {
         "package": "svot",

@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from svot._version import __version__
+
 SCENARIO_CHOICES = ("all", "regular", "quest", "RegularMaze", "QuestMaze")
 
 
@@ -148,8 +150,6 @@ def _pool(args) -> int:
     paths = {sc: out / pool_file_name(sc, args.size) for sc in scenarios}
     manifest_path = out / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"pools": {}}
-    from svot import __version__
-
     manifest.update({"package": "svot", "version": __version__, "command": ["svot", *getattr(args, "_argv", [])]})
 
     def complete(sc) -> bool:  # written by an earlier run with these arguments, bytes as recorded

@@ -84,6 +84,7 @@ from svot.dataset.writers import (
     write_arrow,
     write_parquet,
 )
+from svot._version import __version__
 from svot.errors import ConfigError, DatasetError
 from svot.parallel import process_pool
 from svot.rulemaze import symbols as S
@@ -411,8 +412,6 @@ class ExportConfig:
     chunk_items: int = DEFAULT_CHUNK_ITEMS
 
     def fingerprint(self) -> dict:
-        from svot import __version__
-
         return {
             "version": __version__,
             "scenarios": list(self.scenarios),
@@ -769,8 +768,6 @@ def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:
 def _manifest(out: Path, cfg: ExportConfig, jobs, rows, command) -> dict:
     import numpy
     import PIL
-
-    from svot import __version__
 
     counts: dict = {}
     for sc, split, st in rows:
