@@ -34,6 +34,10 @@ GOAL_COLOUR = "red"
 PLAIN_REGULAR = "white"
 #: Colours a ``Zone`` predicate may name.
 ZONE_COLOURS = COLOURS + (START_COLOUR, GOAL_COLOUR)
+#: Cells a ``Zone`` atom naming a zone colour does not see: the authors' prompt for
+#: validator code sets ``valid_defaults = {"green", "red"}`` so that "only walk on
+#: pink" (``Zone(t,"pink")``) does not fail on the start and goal cells.
+ZONE_EXEMPT = (START_COLOUR, GOAL_COLOUR)
 
 ITEMS = ("key", "heart", "food")
 TARGETS = ("princess", "treasure")
