@@ -28,6 +28,15 @@ first target it enters). Alg. 4 then paints cells:
   Type 1 picks ``k ~ U{1..|X|}`` of the cells shared by both paths, type 2
   ``k ~ U{1..max(1, floor(|X|/3))}`` of the cells on any solution path. The
   start and goal are never repainted; an empty ``X`` leaves the maze plain.
+* RegularMaze with ``coloring="authors"`` (:func:`paint_path_interiors`):
+  what the authors' pool generator does instead of Alg. 4 (their
+  ``add_rules_path``, read for the facts, not copied). A variant 1-4 is drawn
+  uniformly; a colour ``c1`` paints the whole interior (start and goal
+  excluded) of one solution path; variant 2 paints another path's interior in
+  a second colour; variant 4 paints the other paths in ``c1`` too; variants 3
+  and 4 then paint ``min(n, max(1, n // 3))`` of another path's ``n`` interior
+  cells in a colour other than ``c1``. Later paint overwrites earlier paint.
+  Only a maze whose paths have no interior stays plain.
 * QuestMaze (the paper gives no separate algorithm): with probability 0.2 no
   items; otherwise ``k ~ U{1..|X|}`` of the path cells (start and targets
   excluded) each get an item drawn uniformly from key, heart, food. The
@@ -55,6 +64,8 @@ from svot.rulemaze.maze import Cell, Maze
 from svot.rulemaze.paths import path_cells, remember_paths, shared_cells, solution_paths
 
 LOOP_PERCENT = 10
+#: RegularMaze colourings: Alg. 4 as printed (default) or the authors' whole-path painting.
+COLORINGS = ("paper", "authors")
 UNCOLOURED_PROBABILITY = 0.2
 DEFAULT_MAX_TRIES = 10_000
 
@@ -184,6 +195,36 @@ def add_coloured_cells(maze: Maze, paths, rng: np.random.Generator) -> Maze:
     return maze.replace_cells({pool[int(i)]: colour for i in sorted(chosen)})
 
 
+def paint_path_interiors(maze: Maze, paths, rng: np.random.Generator) -> Maze:
+    """The authors' RegularMaze colouring (``coloring="authors"``, see the module docstring)."""
+    paths = [tuple(p) for p in paths]
+    if not paths:
+        return maze
+    variant = int(rng.integers(1, 5))
+    colours = list(S.COLOURS)
+    first = colours.pop(int(rng.integers(len(colours))))
+    others = list(range(len(paths)))
+    chosen = others.pop(int(rng.integers(len(others))))
+    paint: dict[Cell, str] = {c: first for c in paths[chosen][1:-1]}
+    if variant == 2 and others:
+        second = colours[int(rng.integers(len(colours)))]
+        other = others[int(rng.integers(len(others)))]
+        paint.update({c: second for c in paths[other][1:-1]})
+    if variant == 4:
+        for i in others:
+            paint.update({c: first for c in paths[i][1:-1]})
+    if variant in (3, 4) and others:
+        third = colours[int(rng.integers(len(colours)))]
+        interior = paths[others[int(rng.integers(len(others)))]][1:-1]
+        k = min(len(interior), max(1, len(interior) // 3))
+        if k:
+            picks = sorted(int(i) for i in rng.choice(len(interior), size=k, replace=False))
+            paint.update({interior[i]: third for i in picks})
+    fixed = {maze.start, *maze.goals}
+    paint = {c: col for c, col in paint.items() if c not in fixed}
+    return maze.replace_cells(paint) if paint else maze
+
+
 def add_items(maze: Maze, paths, rng: np.random.Generator) -> Maze:
     """The QuestMaze counterpart of Alg. 4: items on solution-path cells."""
     if rng.random() < UNCOLOURED_PROBABILITY:
@@ -207,12 +248,20 @@ def _plain_maze(scenario: str, size: int, start: Cell, goals: dict[Cell, str], p
     return Maze(scenario, size, start, tuple(goals), passages, tuple(tuple(r) for r in grid))
 
 
+def _check_coloring(coloring: str) -> None:
+    if coloring not in COLORINGS:
+        raise PoolError(f"coloring: expected one of {list(COLORINGS)}, got {coloring!r}")
+
+
 def generate_maze(scenario: str, size: int, rng: np.random.Generator, *,
-                  loop_percent: float = LOOP_PERCENT, max_tries: int = DEFAULT_MAX_TRIES) -> Maze:
+                  loop_percent: float = LOOP_PERCENT, max_tries: int = DEFAULT_MAX_TRIES,
+                  coloring: str = "paper") -> Maze:
     """One pool maze (Alg. 2 steps 1-5): sample endpoints, build, keep it when it has
-    exactly two solution paths, then paint it. Raises :class:`PoolError` after
-    ``max_tries`` rejected attempts."""
+    exactly two solution paths, then paint it (RegularMaze: Alg. 4 with
+    ``coloring="paper"``, the authors' path painting with ``"authors"``). Raises
+    :class:`PoolError` after ``max_tries`` rejected attempts."""
     scenario = S.normalize_scenario(scenario)
+    _check_coloring(coloring)
     if not isinstance(size, int) or size < 2:
         raise PoolError(f"size: expected an integer >= 2, got {size!r}")
     n_points = 2 if scenario == S.REGULAR else 3
@@ -229,7 +278,12 @@ def generate_maze(scenario: str, size: int, rng: np.random.Generator, *,
         paths = solution_paths(maze)
         if len(paths) != 2:
             continue
-        painted = (add_coloured_cells if scenario == S.REGULAR else add_items)(maze, paths, rng)
+        if scenario == S.QUEST:
+            painted = add_items(maze, paths, rng)
+        elif coloring == "authors":
+            painted = paint_path_interiors(maze, paths, rng)
+        else:
+            painted = add_coloured_cells(maze, paths, rng)
         remember_paths(painted, paths)
         return painted
     raise PoolError(f"no {scenario} of size {size} with exactly two solution paths "
@@ -242,15 +296,16 @@ def maze_rng(seed: int, index: int) -> np.random.Generator:
 
 
 def _generate_range(args) -> list[Maze]:
-    scenario, size, seed, start, stop, loop_percent, max_tries = args
+    scenario, size, seed, start, stop, loop_percent, max_tries, coloring = args
     return [generate_maze(scenario, size, maze_rng(seed, i), loop_percent=loop_percent,
-                          max_tries=max_tries) for i in range(start, stop)]
+                          max_tries=max_tries, coloring=coloring) for i in range(start, stop)]
 
 
 # --------------------------------------------------------------------- Alg. 1
 def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0, workers: int = 1,
                   *, loop_percent: float = LOOP_PERCENT, max_tries: int = DEFAULT_MAX_TRIES,
-                  progress: Callable[[int, int], None] | None = None) -> list[Maze]:
+                  progress: Callable[[int, int], None] | None = None,
+                  coloring: str = "paper") -> list[Maze]:
     """A pool of ``count`` distinct mazes (Alg. 1), deterministic in ``seed``.
 
     Candidates are generated by index (``maze_rng(seed, i)``) and kept in index
@@ -261,6 +316,7 @@ def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0,
     mazes seems exhausted (many consecutive duplicates).
     """
     scenario = S.normalize_scenario(scenario)
+    _check_coloring(coloring)
     if not isinstance(count, int) or count < 0:
         raise PoolError(f"count: expected a non-negative integer, got {count!r}")
     if not isinstance(size, int) or size < 2:
@@ -284,14 +340,14 @@ def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0,
                 batch = min(need, 256)
                 lo, hi = next_index, next_index + batch
                 results: Iterable[list[Maze]] = (
-                    _generate_range((scenario, size, seed, lo, hi, loop_percent, max_tries)),)
+                    _generate_range((scenario, size, seed, lo, hi, loop_percent, max_tries, coloring)),)
             else:
                 batch = max(need, 32 * workers)
                 lo, hi = next_index, next_index + batch
                 step = max(1, min(256, -(-batch // workers)))
                 chunks = [(a, min(a + step, hi)) for a in range(lo, hi, step)]
                 results = executor.map(_generate_range, [
-                    (scenario, size, seed, a, b, loop_percent, max_tries) for a, b in chunks])
+                    (scenario, size, seed, a, b, loop_percent, max_tries, coloring) for a, b in chunks])
             next_index = hi
             for chunk in results:
                 for maze in chunk:

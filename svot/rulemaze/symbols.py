@@ -26,6 +26,8 @@ SCENARIOS = (REGULAR, QUEST)
 DIRECTIONS = ("up", "down", "left", "right")
 #: (d_row, d_col) with rows growing downwards.
 DELTAS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+#: The move that undoes a move.
+OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 
 #: Colours a RegularMaze zone may take (besides green start and red goal).
 COLOURS = ("blue", "yellow", "pink", "purple", "orange", "blue_green")
