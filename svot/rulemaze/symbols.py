@@ -10,7 +10,8 @@ A maze stores one symbol per cell:
 * RegularMaze: ``"green"`` (start), ``"red"`` (goal), one of :data:`COLOURS`,
   or ``"white"`` (plain cell).
 * QuestMaze: ``"prince"`` (start), ``"princess"`` / ``"treasure"`` (targets),
-  one of :data:`ITEMS`, or ``"grass"`` (plain cell).
+  one of :data:`ITEMS`, ``"grass"`` (plain cell), or ``"monster"`` (an
+  obstacle of the open-grid layout, never entered).
 
 A *trajectory* records what InspectGrid (Alg. 6) reports for each visited
 cell: the same names, except that plain cells read ``"normal"`` and an item
@@ -45,6 +46,8 @@ ITEMS = ("key", "heart", "food")
 TARGETS = ("princess", "treasure")
 START_QUEST = "prince"
 PLAIN_QUEST = "grass"
+#: An obstacle cell of the open-grid QuestMaze (paper Fig. 3): never entered.
+MONSTER = "monster"
 #: The pseudo-item of ``Count("Total_Items", ...)``: any item.
 TOTAL_ITEMS = "total_items"
 
@@ -52,7 +55,7 @@ TOTAL_ITEMS = "total_items"
 NORMAL = "normal"
 
 REGULAR_CELL_SYMBOLS = (START_COLOUR, GOAL_COLOUR, PLAIN_REGULAR) + COLOURS
-QUEST_CELL_SYMBOLS = (START_QUEST, PLAIN_QUEST) + TARGETS + ITEMS
+QUEST_CELL_SYMBOLS = (START_QUEST, PLAIN_QUEST) + TARGETS + ITEMS + (MONSTER,)
 
 COMPARISON_OPS = ("<", "<=", "==", ">=", ">")
 
