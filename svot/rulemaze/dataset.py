@@ -103,7 +103,8 @@ from svot.parallel import process_pool
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import evaluate_paths
 from svot.rulemaze.maze import Maze
-from svot.rulemaze.pool import COLORINGS
+from svot.rulemaze.pool import COLORINGS, LAYOUTS
+from svot.rulemaze.quest_open import grid_size
 from svot.rulemaze.pool_stats import pool_report
 from svot.rulemaze.rules.analysis import DIFFICULTIES, TIERS
 from svot.rulemaze.rules.bank import builtin_rules, load_rules
@@ -267,6 +268,12 @@ SCENE = {
               "on a cell is collected when he enters it."),
 }
 
+#: The open-grid QuestMaze (``quest_layout="open"``, paper Fig. 3).
+SCENE_OPEN_QUEST = ("The image shows a {n}x{n} grid of cells on grass (QuestMaze). A monster blocks its "
+                    "cell: you cannot enter it or move off the grid. The prince starts on his cell; the "
+                    "journey ends as soon as he enters the princess's or the treasure's cell. A key, "
+                    "heart or food on a cell is collected when he enters it.")
+
 INSTRUCTIONS = ("Each move goes one cell up, down, left or right. Plan a path that reaches the goal "
                 "and obeys the rule at every step. You may call the tools: LocateStart marks your "
                 "position on the image, ExecuteMove moves the marker (it does not check walls), "
@@ -277,9 +284,10 @@ INSTRUCTIONS = ("Each move goes one cell up, down, left or right. Plan a path th
 TARGET_WORDS = {"red": "the red goal cell", "princess": "the princess", "treasure": "the treasure"}
 
 
-def prompt_text(scenario: str, n: int, rule: Rule) -> str:
+def prompt_text(scenario: str, n: int, rule: Rule, open_grid: bool = False) -> str:
     """The user prompt (without the image placeholder)."""
-    return (f"{SCENE[scenario].format(n=n)}\nGoal: {GOALS[scenario]}\nRule: {rule.natural_language}\n"
+    scene = SCENE_OPEN_QUEST if open_grid else SCENE[scenario]
+    return (f"{scene.format(n=n)}\nGoal: {GOALS[scenario]}\nRule: {rule.natural_language}\n"
             f"{INSTRUCTIONS}")
 
 
@@ -372,7 +380,7 @@ def build_item(spec: ItemSpec, image_size: int = 256) -> dict:
 
     images = [encode_png(image)]
     trace, messages = [], []
-    prompt = prompt_text(maze.scenario, maze.size, rule)
+    prompt = prompt_text(maze.scenario, maze.size, rule, maze.open_grid)
     messages.append({"role": "user", "content": "<image>" + prompt})
     current = "input"
     for s in steps:
@@ -474,6 +482,14 @@ class ExportConfig:
     coloring: str = "paper"  # RegularMaze pool colouring when generated (svot.rulemaze.pool.COLORINGS)
     difficulty_tiers: str = "paper"  # unseen-<difficulty> grouping (svot.rulemaze.rules.analysis.TIERS)
     revise_share: float = DEFAULT_REVISE_SHARE  # train items with a detect-and-revise trace
+    quest_layout: str = "walls"  # QuestMaze: "walls" (3x3 walled) or "open" (paper Fig. 3, 2N-1 grid)
+
+    def maze_size(self, scenario: str) -> int:
+        """The grid side of a scenario's mazes: ``size``, or ``2 size - 1`` for the open QuestMaze."""
+        return grid_size(self.size) if scenario == S.QUEST and self.quest_layout == "open" else self.size
+
+    def layout(self, scenario: str) -> str:
+        return self.quest_layout if scenario == S.QUEST else "walls"
 
     def fingerprint(self) -> dict:
         from svot import __version__
@@ -496,6 +512,7 @@ class ExportConfig:
             "coloring": self.coloring,
             "difficulty_tiers": self.difficulty_tiers,
             "revise_share": self.revise_share,
+            "quest_layout": self.quest_layout,
         }
 
 
@@ -515,7 +532,7 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
                 rules: str | os.PathLike | None = None, formats=FORMATS, image_size: int = 256,
                 chunk_items: int = DEFAULT_CHUNK_ITEMS, coloring: str = "paper",
                 difficulty_tiers: str = "paper",
-                revise_share: float = DEFAULT_REVISE_SHARE) -> ExportConfig:
+                revise_share: float = DEFAULT_REVISE_SHARE, quest_layout: str = "walls") -> ExportConfig:
     """Check the arguments and resolve them into an :class:`ExportConfig`.
 
     ``pool``: a pool file (one scenario) or a directory holding the ``pool``
@@ -526,7 +543,9 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
     ``authors``: whole path interiors), ``difficulty_tiers`` the grouping of
     unseen rules (``paper``: connective count, ``authors``: the authors'
     prompt tiers), ``revise_share`` the share of train items whose trace makes
-    a wrong move, sees VerifyRule fail and revises.
+    a wrong move, sees VerifyRule fail and revises, ``quest_layout`` the
+    QuestMaze layout (``walls``: the walled N x N maze; ``open``: the paper's
+    open (2N-1) x (2N-1) grid with monsters, 5x5 for N = 3).
     """
     try:
         scs = tuple(dict.fromkeys(S.normalize_scenario(s) for s in (scenarios or S.SCENARIOS)))
@@ -548,9 +567,10 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
     image_size = pos_int("image_size", image_size, 1)
     from svot.rulemaze.render import min_image_size
 
-    if image_size < min_image_size(size):
-        raise ConfigError(f"image size {image_size} is too small for {size}x{size} mazes "
-                          f"(at least {min_image_size(size)})")
+    biggest = grid_size(size) if quest_layout == "open" and S.QUEST in scs else size
+    if image_size < min_image_size(biggest):
+        raise ConfigError(f"image size {image_size} is too small for {biggest}x{biggest} mazes "
+                          f"(at least {min_image_size(biggest)})")
     if not 0 < float(test_fraction) < 1:
         raise ConfigError(f"test_fraction must lie strictly between 0 and 1, got {test_fraction!r}")
     formats = tuple(formats) if not isinstance(formats, str) else tuple(
@@ -563,7 +583,8 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
         p = Path(pool)
         if p.is_dir():
             for sc in scs:
-                f = p / pool_file_name(sc, size)
+                f = p / pool_file_name(sc, grid_size(size) if sc == S.QUEST and quest_layout == "open"
+                                       else size)
                 if not f.is_file():
                     raise ConfigError(f"pool directory {str(p)!r} has no {f.name} (write it with "
                                       f"'svot rulemaze pool --scenario {sc} --size {size} --out {p}')")
@@ -574,6 +595,8 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
             pool_files.append((scs[0], str(p)))
         else:
             raise ConfigError(f"pool {str(p)!r} does not exist")
+    if quest_layout not in LAYOUTS:
+        raise ConfigError(f"quest_layout must be one of {list(LAYOUTS)}, got {quest_layout!r}")
     if coloring not in COLORINGS:
         raise ConfigError(f"coloring must be one of {list(COLORINGS)}, got {coloring!r}")
     if difficulty_tiers not in TIERS:
@@ -589,7 +612,7 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
                         extra_rules=None if rules is None else str(rules),
                         formats=tuple(f for f in FORMATS if f in formats), image_size=image_size,
                         chunk_items=chunk_items, coloring=coloring, difficulty_tiers=difficulty_tiers,
-                        revise_share=float(revise_share))
+                        revise_share=float(revise_share), quest_layout=quest_layout)
 
 
 def config_rules(cfg: ExportConfig, scenario: str) -> list[Rule]:
@@ -607,13 +630,15 @@ def config_pool(cfg: ExportConfig, scenario: str, workers: int = 1, progress=Non
     files = dict(cfg.pool_files)
     if scenario in files:
         mazes = read_pool(files[scenario])
-        wrong = [m for m in mazes if m.scenario != scenario or m.size != cfg.size]
+        n, open_grid = cfg.maze_size(scenario), cfg.layout(scenario) == "open"
+        wrong = [m for m in mazes if m.scenario != scenario or m.size != n or m.open_grid != open_grid]
         if wrong:
             raise DatasetError(f"pool {files[scenario]!r} holds a {wrong[0].size}x{wrong[0].size} "
-                               f"{wrong[0].scenario}; expected {cfg.size}x{cfg.size} {scenario} mazes")
+                               f"{wrong[0].scenario}{' (open grid)' if wrong[0].open_grid else ''}; "
+                               f"expected {n}x{n} {scenario} mazes ({cfg.layout(scenario)} layout)")
         return mazes
-    return generate_pool(scenario, cfg.size, cfg.pool_size, seed=cfg.seed, workers=workers, progress=progress,
-                         coloring=cfg.coloring)
+    return generate_pool(scenario, cfg.maze_size(scenario), cfg.pool_size, seed=cfg.seed, workers=workers,
+                         progress=progress, coloring=cfg.coloring, layout=cfg.layout(scenario))
 
 
 def plan(cfg: ExportConfig, scenario: str, workers: int = 1, mazes=None) -> dict[str, list[ItemSpec]]:
