@@ -181,7 +181,7 @@ def _food(cv: _Canvas) -> None:
 
 
 def _monster(cv: _Canvas) -> None:
-    body, edge = (104, 62, 140), (60, 30, 84)
+    body, edge = (104, 62, 140), (76, 36, 118)
     horn, horn_edge = (236, 226, 204), (150, 134, 110)
     # horns, then a round body with a lighter belly, two big eyes and a toothy mouth
     for u in (0.22, 0.78):
@@ -193,8 +193,8 @@ def _monster(cv: _Canvas) -> None:
     for u in (0.34, 0.66):
         cv.d.ellipse(cv.box(u - 0.1, 0.34, u + 0.1, 0.54), fill=(250, 246, 226), outline=edge,
                      width=cv.w(0.015))
-        cv.d.ellipse(cv.box(u - 0.04, 0.4, u + 0.04, 0.5), fill=(24, 16, 30))
-    cv.d.chord(cv.box(0.3, 0.52, 0.7, 0.8), start=0, end=180, fill=(40, 14, 34))
+        cv.d.ellipse(cv.box(u - 0.04, 0.4, u + 0.04, 0.5), fill=(44, 28, 132))
+    cv.d.chord(cv.box(0.3, 0.52, 0.7, 0.8), start=0, end=180, fill=(150, 30, 70))
     for u in (0.38, 0.5, 0.62):
         cv.d.polygon([cv.pt(u - 0.04, 0.66), cv.pt(u + 0.04, 0.66), cv.pt(u, 0.73)], fill=horn)
 
