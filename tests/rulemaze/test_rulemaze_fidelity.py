@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 
 from svot.cli import main
+from svot.errors import ConfigError, RuleError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.dataset import build_item, make_config, rule_groups, select_items
 from svot.rulemaze.errors import RuleFileError
 from svot.rulemaze.matching import evaluate_paths
 from svot.rulemaze.paths import solution_paths
-from svot.rulemaze.pool import generate_pool, maze_rng, paint_path_interiors, generate_maze
+from svot.rulemaze.pool import generate_maze, generate_pool, maze_rng
 from svot.rulemaze.pool_stats import match_rate, pool_stats
 from svot.rulemaze.rules import builtin_rules, compile_rule, load_rules
 from svot.rulemaze.rules.analysis import authors_difficulty
@@ -67,8 +68,6 @@ def test_unknown_label_and_mixed_predicates(tmp_path):
 def test_export_accepts_the_authors_file_with_their_tiers(tmp_path):
     cfg = make_config(tmp_path / "o", ["regular"], rules=AUTHORS_FILE, difficulty_tiers="authors")
     assert cfg.difficulty_tiers == "authors"
-    from svot.errors import RuleError
-
     with pytest.raises(RuleError, match="--difficulty-tiers authors"):
         make_config(tmp_path / "o", ["regular"], rules=AUTHORS_FILE)
 
@@ -188,8 +187,6 @@ def test_revise_traces_fail_once_and_recover(pools, scenario):
 
 
 def test_revise_share_is_validated(tmp_path):
-    from svot.errors import ConfigError
-
     with pytest.raises(ConfigError, match="revise_share"):
         make_config(tmp_path, revise_share=1.5)
     assert np.isclose(make_config(tmp_path).revise_share, 0.2)

@@ -17,7 +17,7 @@ from svot.rulemaze import symbols as S
 from svot.rulemaze.maze import Maze
 from svot.rulemaze.errors import MazeError
 from svot.rulemaze.paths import solution_paths
-from svot.rulemaze.pool import generate_pool
+from svot.rulemaze.pool import generate_pool, read_pool
 from svot.rulemaze.pool_stats import pool_stats
 from svot.rulemaze.problem import (action_key, collected_cells, engine_position, make_maze_engine,
                                    maze_problem, problem_maze)
@@ -141,6 +141,13 @@ def test_env_v1_plays_the_open_grid_and_v0_is_unchanged():
     old = gym.make("RuleMaze/QuestMaze-3x3-v0")
     old.reset(seed=4)
     assert old.unwrapped.maze.size == 3 and not old.unwrapped.maze.open_grid
+
+
+def test_pool_command_writes_the_open_grid(tmp_path, capsys):
+    rc = main(["rulemaze", "pool", "--count", "20", "--out", str(tmp_path), "--scenario", "quest",
+               "--quest-layout", "open", "--seed", "5", "--quiet"])
+    assert rc == 0 and "one_target_share" in capsys.readouterr().out
+    assert read_pool(tmp_path / "QuestMaze-5x5.jsonl") == generate_pool("QuestMaze", 5, 20, seed=5, layout="open")
 
 
 def test_export_with_the_open_layout(tmp_path, capsys):
