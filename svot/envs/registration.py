@@ -69,3 +69,8 @@ def register_rulemaze() -> None:
         if eid not in gym.registry:
             gym.register(id=eid, entry_point="svot.rulemaze.env:RuleMazeEnv", max_episode_steps=max_episode_steps(3),
                          kwargs={"scenario": scenario, "size": 3})
+    # QuestMaze as the paper draws it (open 5x5 grid, monster cells): new behaviour, new version
+    eid = "RuleMaze/QuestMaze-5x5-v1"
+    if eid not in gym.registry:
+        gym.register(id=eid, entry_point="svot.rulemaze.env:RuleMazeEnv", max_episode_steps=max_episode_steps(5),
+                     kwargs={"scenario": "QuestMaze", "size": 5, "layout": "open"})

@@ -39,6 +39,25 @@ def _scenarios(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _coloring(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--coloring", choices=("paper", "authors"), default="paper",
+                   help="RegularMaze colouring: 'paper' = Alg. 4 as printed (default), 'authors' = whole "
+                        "solution-path interiors painted, as the authors' pool generator does")
+
+
+def _quest_layout(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quest-layout", choices=("walls", "open"), default="walls",
+                   help="QuestMaze layout: 'walls' = the walled NxN maze (default, RuleMaze/QuestMaze-3x3-v0), "
+                        "'open' = the paper's open (2N-1)x(2N-1) cell grid with monsters, 5x5 for N=3 "
+                        "(RuleMaze/QuestMaze-5x5-v1)")
+
+
+def _tiers(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--difficulty-tiers", choices=("paper", "authors"), default="paper",
+                   help="how rules are grouped into easy/medium/hard: 'paper' = number of AND/OR/-> "
+                        "(default), 'authors' = the tiers of the authors' generation prompts")
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     # also accepted after the subcommand; the parent parser holds the defaults
     p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -62,6 +81,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--overwrite", action="store_true", help="replace existing pool files")
     p.add_argument("--resume", action="store_true",
                    help="keep pool files that the manifest shows complete for these arguments; make the rest")
+    _coloring(p)
+    _quest_layout(p)
     _common(p)
 
     p = sub.add_parser("export", help="export the datasets (Parquet and ShareGPT JSON) with a manifest",
@@ -76,8 +97,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                   "with --scenario); default: generate --pool-size mazes from --seed")
     p.add_argument("--pool-size", type=int, help="mazes to generate per scenario when --pool is not "
                                                  "given (default 20000)")
-    p.add_argument("--rules", help="extra rules (JSON list of {id, natural_language, logic, scenario, "
-                                   "split}); split defaults to unseen")
+    p.add_argument("--rules", help="extra rules: JSON list of {id, natural_language, logic, scenario, "
+                                   "split} (split defaults to unseen), or the RuleMaze authors' rule "
+                                   "files as they are (lists of lists, cnf_style, Easy/Medium/Hard)")
+    _coloring(p)
+    _quest_layout(p)
+    _tiers(p)
+    p.add_argument("--revise-share", type=float,
+                   help="share of train items whose trace makes a wrong move, gets VerifyRule false "
+                        "and revises (default 0.2; 0 for none)")
     p.add_argument("--train", type=int, help="train items per scenario (default 3600)")
     p.add_argument("--test-per-group", type=int, help="test items per group (default 100)")
     p.add_argument("--test-fraction", type=float, help="share of the pool reserved for test mazes (default 0.2)")
@@ -147,7 +175,13 @@ def _pool(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     quiet = getattr(args, "quiet", False)
     scenarios = _scenarios(args.scenario)
-    paths = {sc: out / pool_file_name(sc, args.size) for sc in scenarios}
+    from svot.rulemaze.quest_open import grid_size
+
+    def side(sc: str) -> int:  # the open QuestMaze grid of an N x N maze is 2N - 1 cells wide
+        return grid_size(args.size) if sc == "QuestMaze" and args.quest_layout == "open" else args.size
+
+    layout_of = {sc: (args.quest_layout if sc == "QuestMaze" else "walls") for sc in scenarios}
+    paths = {sc: out / pool_file_name(sc, side(sc)) for sc in scenarios}
     manifest_path = out / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"pools": {}}
     manifest.update({"package": "svot", "version": __version__, "command": ["svot", *getattr(args, "_argv", [])]})
@@ -156,7 +190,9 @@ def _pool(args) -> int:
         entry = manifest["pools"].get(paths[sc].name)
         return bool(
             entry and paths[sc].exists()
-            and (entry["scenario"], entry["size"], entry["count"], entry["seed"]) == (sc, args.size, args.count, args.seed)
+            and (entry["scenario"], entry["size"], entry["count"], entry["seed"], entry.get("coloring", "paper"),
+                 entry.get("layout", "walls"))
+            == (sc, side(sc), args.count, args.seed, args.coloring, layout_of[sc])
             and entry["sha256"] == sha256_file(paths[sc])
         )
 
@@ -175,20 +211,29 @@ def _pool(args) -> int:
         bar = _bar(args.count, sc, quiet)
         t0 = time.perf_counter()
         try:
-            mazes = generate_pool(sc, args.size, args.count, seed=args.seed, workers=args.workers,
-                                  progress=lambda done, total, bar=bar: bar.update(done - bar.n))
+            mazes = generate_pool(sc, side(sc), args.count, seed=args.seed, workers=args.workers,
+                                  progress=lambda done, total, bar=bar: bar.update(done - bar.n),
+                                  coloring=args.coloring, layout=layout_of[sc])
         finally:
             bar.close()
         dt = time.perf_counter() - t0
         write_pool(paths[sc], mazes)
         manifest["pools"][paths[sc].name] = {
-            "scenario": sc, "size": args.size, "count": len(mazes), "seed": args.seed,
+            "scenario": sc, "size": side(sc), "count": len(mazes), "seed": args.seed,
+            "coloring": args.coloring, "layout": layout_of[sc],
             "sha256": sha256_file(paths[sc]), "bytes": paths[sc].stat().st_size,
         }
         atomic_write_json(manifest_path, manifest)
         print(f"{sc}: {len(mazes)} mazes in {dt:.1f} s ({len(mazes) / dt:.0f} mazes/s, "
               f"{args.workers} worker(s)) -> {paths[sc]}")
+        print(_stats_line(sc, mazes, args.coloring))
     return 0
+
+
+def _stats_line(scenario: str, mazes, coloring: str) -> str:
+    from svot.rulemaze.pool_stats import pool_report
+
+    return "  " + pool_report(scenario, mazes, coloring)
 
 
 def _export(args) -> int:
@@ -201,11 +246,15 @@ def _export(args) -> int:
         if getattr(args, attr) is not None:
             kwargs[name] = getattr(args, attr)
     cfg = D.make_config(args.out, _scenarios(args.scenario), seed=args.seed, size=args.size, pool=args.pool,
-                        rules=args.rules, formats=args.formats, image_size=args.image_size, **kwargs)
+                        rules=args.rules, formats=args.formats, image_size=args.image_size,
+                        coloring=args.coloring, difficulty_tiers=args.difficulty_tiers,
+                        quest_layout=args.quest_layout, **kwargs)
     t0 = time.perf_counter()
     result = D.export(cfg, workers=args.workers, resume=args.resume, overwrite=args.overwrite,
                       quiet=getattr(args, "quiet", False), command=["svot", *getattr(args, "_argv", [])])
     dt = time.perf_counter() - t0
+    for line in result.pool_lines:
+        print(line)
     print(result.summary())
     items = sum(st.get("items", 0) for _, _, st in result.rows)
     print(f"{items} items in {dt:.1f} s ({items / dt:.1f} items/s, {args.workers} worker(s)); "

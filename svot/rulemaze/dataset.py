@@ -29,7 +29,21 @@ tool-call trace produced by *running* the image tools
 start, per move ExecuteMove / InspectGrid / VerifyRule, and VerifyEndpoint,
 with each tool's output and every image in between. The trace is checked
 against the ground truth (marker positions, all VerifyRule true, endpoint
-true) as it is built. Messages in the ShareGPT layout (``user`` prompt with
+true) as it is built.
+
+**Detect-and-revise traces** (paper Fig. 6 and supp. F: the DMP model makes
+an invalid move, VerifyRule answers false, it revises). A seeded share
+``revise_share`` (default 0.2) of the *train* items (test traces stay clean)
+first follows a wrong candidate path (the first non-compliant one) up to its
+first violation: ExecuteMove / InspectGrid / VerifyRule per move, the last
+VerifyRule false. The marker is then moved back with the opposite moves to
+where that path left the ground truth, and the trace goes on along the ground
+truth (VerifyRule judging the revised moves only) to VerifyEndpoint. The item
+records ``wrong_actions`` (the wrong moves made) and ``wrong_idx`` (0-based
+index of the move whose VerifyRule failed, as the authors' ``wrong_idx``
+records the first violation of a wrong path; -1 for items without a wrong
+step). A violation only a finished path shows (``Seen("Key")`` on a path
+without a key) is caught at the path's end, on the goal. Messages in the ShareGPT layout (``user`` prompt with
 the maze image, ``function_call`` / ``observation`` pairs, the final
 ``assistant`` answer) come with it.
 
@@ -90,10 +104,13 @@ from svot.parallel import process_pool
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import evaluate_paths
 from svot.rulemaze.maze import Maze
-from svot.rulemaze.rules.analysis import DIFFICULTIES
+from svot.rulemaze.pool import COLORINGS, LAYOUTS
+from svot.rulemaze.quest_open import grid_size
+from svot.rulemaze.pool_stats import pool_report
+from svot.rulemaze.rules.analysis import DIFFICULTIES, TIERS
 from svot.rulemaze.rules.bank import builtin_rules, load_rules
 from svot.rulemaze.rules.record import Rule
-from svot.rulemaze.tools_logic import TOOL_SCHEMAS
+from svot.rulemaze.tools_logic import TOOL_SCHEMAS, first_violation
 from svot.rulemaze.trajectory import path_to_actions
 
 SCENARIO_DIRS = {S.REGULAR: "regularmaze", S.QUEST: "questmaze"}
@@ -105,6 +122,9 @@ PAPER_TEST_PER_GROUP = 100
 DEFAULT_POOL_SIZE = 20_000
 DEFAULT_TEST_FRACTION = 0.2
 DEFAULT_CHUNK_ITEMS = 100
+#: Share of train items whose trace takes a wrong move, gets VerifyRule false and revises
+#: (paper Fig. 6 / supp. F; the authors' data keeps wrong-trajectory samples cut at the violation).
+DEFAULT_REVISE_SHARE = 0.2
 #: Shortest ground truth kept: the paper reports its RegularMaze test set by action lengths
 #: [3-4], [5-6], [7-8] (appendix D, Fig. 2), i.e. no item is solved in one or two moves.
 DEFAULT_MIN_MOVES = 3
@@ -138,22 +158,24 @@ class ItemSpec:
     rule: Rule
     maze: Maze
     maze_index: int
+    revise: bool = False  # the trace makes a wrong move first (detect-and-revise)
 
     @property
     def id(self) -> str:
         return f"{SCENARIO_DIRS[self.scenario]}-{self.split}-{self.index:05d}"
 
 
-def rule_groups(rules: Sequence[Rule]) -> dict[str, list[Rule]]:
+def rule_groups(rules: Sequence[Rule], tiers: str = "paper") -> dict[str, list[Rule]]:
     """Rules per group: ``train`` and ``seen`` take the seen rules, ``unseen-<d>`` the unseen
-    rules of difficulty d (rules without a split count as unseen), in the given order."""
+    rules of difficulty d under ``tiers`` (rules without a split count as unseen), in the
+    given order."""
     out: dict[str, list[Rule]] = {g: [] for g in GROUPS}
     for r in rules:
         if r.split == "seen":
             out["train"].append(r)
             out["seen"].append(r)
         else:
-            out[f"unseen-{r.difficulty}"].append(r)
+            out[f"unseen-{r.difficulty_under(tiers)}"].append(r)
     return out
 
 
@@ -181,12 +203,13 @@ def split_pool(n_mazes: int, scenario: str, seed: int, test_fraction: float) -> 
 def select_items(scenario: str, mazes: Sequence[Maze], rules: Sequence[Rule], seed: int = 0, *,
                  train: int = PAPER_TRAIN, test_per_group: int = PAPER_TEST_PER_GROUP,
                  test_fraction: float = DEFAULT_TEST_FRACTION,
-                 min_moves: int = DEFAULT_MIN_MOVES) -> dict[str, list[ItemSpec]]:
+                 min_moves: int = DEFAULT_MIN_MOVES, tiers: str = "paper",
+                 revise_share: float = 0.0) -> dict[str, list[ItemSpec]]:
     """The items of both splits (see the module docstring). Raises :class:`DatasetError`
     when a group has no rule or a rule finds too few matching mazes."""
     scenario = S.normalize_scenario(scenario)
     rules = [r for r in rules if r.scenario == scenario]
-    groups = rule_groups(rules)
+    groups = rule_groups(rules, tiers)
     counts = group_counts(train, test_per_group)
     train_idx, test_idx = split_pool(len(mazes), scenario, seed, test_fraction)
     out: dict[str, list[ItemSpec]] = {"train": [], "test": []}
@@ -218,9 +241,13 @@ def select_items(scenario: str, mazes: Sequence[Maze], rules: Sequence[Rule], se
                     f"use a larger pool (--pool-size)")
             chosen += [(rule, i) for i in found]
         perm = _rng(seed, scenario, group, "item-order").permutation(len(chosen))
-        for j in perm.tolist():
+        # detect-and-revise traces: a seeded share of the train items (test traces stay clean)
+        revise = (_rng(seed, scenario, group, "revise").random(len(chosen)) < revise_share
+                  if group == "train" else np.zeros(len(chosen), dtype=bool))
+        for n, j in enumerate(perm.tolist()):
             rule, i = chosen[j]
-            out[split].append(ItemSpec(scenario, split, group, len(out[split]), rule, mazes[i], int(i)))
+            out[split].append(ItemSpec(scenario, split, group, len(out[split]), rule, mazes[i], int(i),
+                                       bool(revise[n])))
     return out
 
 
@@ -242,6 +269,12 @@ SCENE = {
               "on a cell is collected when he enters it."),
 }
 
+#: The open-grid QuestMaze (``quest_layout="open"``, paper Fig. 3).
+SCENE_OPEN_QUEST = ("The image shows a {n}x{n} grid of cells on grass (QuestMaze). A monster blocks its "
+                    "cell: you cannot enter it or move off the grid. The prince starts on his cell; the "
+                    "journey ends as soon as he enters the princess's or the treasure's cell. A key, "
+                    "heart or food on a cell is collected when he enters it.")
+
 INSTRUCTIONS = ("Each move goes one cell up, down, left or right. Plan a path that reaches the goal "
                 "and obeys the rule at every step. You may call the tools: LocateStart marks your "
                 "position on the image, ExecuteMove moves the marker (it does not check walls), "
@@ -252,9 +285,10 @@ INSTRUCTIONS = ("Each move goes one cell up, down, left or right. Plan a path th
 TARGET_WORDS = {"red": "the red goal cell", "princess": "the princess", "treasure": "the treasure"}
 
 
-def prompt_text(scenario: str, n: int, rule: Rule) -> str:
+def prompt_text(scenario: str, n: int, rule: Rule, open_grid: bool = False) -> str:
     """The user prompt (without the image placeholder)."""
-    return (f"{SCENE[scenario].format(n=n)}\nGoal: {GOALS[scenario]}\nRule: {rule.natural_language}\n"
+    scene = SCENE_OPEN_QUEST if open_grid else SCENE[scenario]
+    return (f"{scene.format(n=n)}\nGoal: {GOALS[scenario]}\nRule: {rule.natural_language}\n"
             f"{INSTRUCTIONS}")
 
 
@@ -298,6 +332,8 @@ ITEM_FEATURES = {
     "prompt": STR,
     "messages": [MESSAGE_FEATURES],
     "tools": STR,
+    "wrong_actions": [STR],
+    "wrong_idx": I32,
 }
 ITEM_SCHEMA = arrow_schema(ITEM_FEATURES)
 
@@ -324,15 +360,28 @@ def build_item(spec: ItemSpec, image_size: int = 256) -> dict:
     gt_path = result.ground_truth_path
     target = maze.symbol(gt_path[-1])
     image = render_maze(maze, image_size)
-    steps = run_trace(image, rule, gt)
+    wrong_actions: list[str] = []
+    wrong_idx = -1
+    expected_cells = list(gt_path)
+    if spec.revise:
+        wrong_path, moves = revise_detour(rule, maze, result)
+        wrong_actions = path_to_actions(wrong_path)[:moves]
+        wrong_idx = moves - 1
+        shared = _common_prefix(wrong_actions, gt)
+        # out along the wrong path, back to where it left the ground truth, then on along it
+        expected_cells = (list(wrong_path[:moves + 1]) + list(wrong_path[shared:moves][::-1])
+                          + list(gt_path[shared + 1:]))
+    steps = run_trace(image, rule, gt, detour=wrong_actions)
     positions = [tuple(s["output"]) for s in steps if s["tool"] in ("LocateStart", "ExecuteMove")]
-    if (tuple(positions) != tuple(gt_path) or not steps[-1]["output"]
-            or not all(s["output"] for s in steps if s["tool"] == "VerifyRule")):
+    verdicts = [s["output"] for s in steps if s["tool"] == "VerifyRule"]
+    shared = _common_prefix(wrong_actions, gt)
+    expected = ([True] * wrong_idx + [False] if wrong_actions else []) + [True] * (len(gt) - shared)
+    if positions != [tuple(c) for c in expected_cells] or verdicts != expected or not steps[-1]["output"]:
         raise DatasetError(f"{spec.id}: the tool chain does not reproduce the ground truth")
 
     images = [encode_png(image)]
     trace, messages = [], []
-    prompt = prompt_text(maze.scenario, maze.size, rule)
+    prompt = prompt_text(maze.scenario, maze.size, rule, maze.open_grid)
     messages.append({"role": "user", "content": "<image>" + prompt})
     current = "input"
     for s in steps:
@@ -386,7 +435,28 @@ def build_item(spec: ItemSpec, image_size: int = 256) -> dict:
         "prompt": prompt,
         "messages": messages,
         "tools": tools_json(),
+        "wrong_actions": wrong_actions,
+        "wrong_idx": wrong_idx,
     }
+
+
+def _common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def revise_detour(rule: Rule, maze: Maze, result) -> tuple[tuple, int]:
+    """The wrong path a detect-and-revise trace follows and how many of its moves it makes:
+    the first non-compliant candidate (candidate order), up to its first violation
+    (:func:`svot.rulemaze.tools_logic.first_violation`)."""
+    for path, ok in zip(result.paths, result.verdicts):
+        if not ok:
+            moves = first_violation(rule, maze, path)
+            if moves is not None:
+                return path, moves
+    raise DatasetError(f"rule {rule.id}: maze has no wrong candidate to revise from")
 
 
 # --------------------------------------------------------------------------- configuration
@@ -410,6 +480,17 @@ class ExportConfig:
     formats: tuple[str, ...] = FORMATS
     image_size: int = 256
     chunk_items: int = DEFAULT_CHUNK_ITEMS
+    coloring: str = "paper"  # RegularMaze pool colouring when generated (svot.rulemaze.pool.COLORINGS)
+    difficulty_tiers: str = "paper"  # unseen-<difficulty> grouping (svot.rulemaze.rules.analysis.TIERS)
+    revise_share: float = DEFAULT_REVISE_SHARE  # train items with a detect-and-revise trace
+    quest_layout: str = "walls"  # QuestMaze: "walls" (3x3 walled) or "open" (paper Fig. 3, 2N-1 grid)
+
+    def maze_size(self, scenario: str) -> int:
+        """The grid side of a scenario's mazes: ``size``, or ``2 size - 1`` for the open QuestMaze."""
+        return grid_size(self.size) if scenario == S.QUEST and self.quest_layout == "open" else self.size
+
+    def layout(self, scenario: str) -> str:
+        return self.quest_layout if scenario == S.QUEST else "walls"
 
     def fingerprint(self) -> dict:
         return {
@@ -427,6 +508,10 @@ class ExportConfig:
             "formats": list(self.formats),
             "image_size": self.image_size,
             "chunk_items": self.chunk_items,
+            "coloring": self.coloring,
+            "difficulty_tiers": self.difficulty_tiers,
+            "revise_share": self.revise_share,
+            "quest_layout": self.quest_layout,
         }
 
 
@@ -444,13 +529,22 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
                 pool: str | os.PathLike | None = None, test_fraction: float = DEFAULT_TEST_FRACTION,
                 min_moves: int = DEFAULT_MIN_MOVES,
                 rules: str | os.PathLike | None = None, formats=FORMATS, image_size: int = 256,
-                chunk_items: int = DEFAULT_CHUNK_ITEMS) -> ExportConfig:
+                chunk_items: int = DEFAULT_CHUNK_ITEMS, coloring: str = "paper",
+                difficulty_tiers: str = "paper",
+                revise_share: float = DEFAULT_REVISE_SHARE, quest_layout: str = "walls") -> ExportConfig:
     """Check the arguments and resolve them into an :class:`ExportConfig`.
 
     ``pool``: a pool file (one scenario) or a directory holding the ``pool``
     command's files (:func:`pool_file_name`); without it each scenario's pool
     is generated with ``pool_size`` mazes from ``seed``. ``train`` and
-    ``test_per_group`` default to the paper's 3,600 and 100.
+    ``test_per_group`` default to the paper's 3,600 and 100. ``coloring``
+    picks the RegularMaze colouring of generated pools (``paper``: Alg. 4,
+    ``authors``: whole path interiors), ``difficulty_tiers`` the grouping of
+    unseen rules (``paper``: connective count, ``authors``: the authors'
+    prompt tiers), ``revise_share`` the share of train items whose trace makes
+    a wrong move, sees VerifyRule fail and revises, ``quest_layout`` the
+    QuestMaze layout (``walls``: the walled N x N maze; ``open``: the paper's
+    open (2N-1) x (2N-1) grid with monsters, 5x5 for N = 3).
     """
     try:
         scs = tuple(dict.fromkeys(S.normalize_scenario(s) for s in (scenarios or S.SCENARIOS)))
@@ -472,9 +566,10 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
     image_size = pos_int("image_size", image_size, 1)
     from svot.rulemaze.render import min_image_size
 
-    if image_size < min_image_size(size):
-        raise ConfigError(f"image size {image_size} is too small for {size}x{size} mazes "
-                          f"(at least {min_image_size(size)})")
+    biggest = grid_size(size) if quest_layout == "open" and S.QUEST in scs else size
+    if image_size < min_image_size(biggest):
+        raise ConfigError(f"image size {image_size} is too small for {biggest}x{biggest} mazes "
+                          f"(at least {min_image_size(biggest)})")
     if not 0 < float(test_fraction) < 1:
         raise ConfigError(f"test_fraction must lie strictly between 0 and 1, got {test_fraction!r}")
     formats = tuple(formats) if not isinstance(formats, str) else tuple(
@@ -487,7 +582,8 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
         p = Path(pool)
         if p.is_dir():
             for sc in scs:
-                f = p / pool_file_name(sc, size)
+                f = p / pool_file_name(sc, grid_size(size) if sc == S.QUEST and quest_layout == "open"
+                                       else size)
                 if not f.is_file():
                     raise ConfigError(f"pool directory {str(p)!r} has no {f.name} (write it with "
                                       f"'svot rulemaze pool --scenario {sc} --size {size} --out {p}')")
@@ -498,21 +594,32 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
             pool_files.append((scs[0], str(p)))
         else:
             raise ConfigError(f"pool {str(p)!r} does not exist")
+    if quest_layout not in LAYOUTS:
+        raise ConfigError(f"quest_layout must be one of {list(LAYOUTS)}, got {quest_layout!r}")
+    if coloring not in COLORINGS:
+        raise ConfigError(f"coloring must be one of {list(COLORINGS)}, got {coloring!r}")
+    if difficulty_tiers not in TIERS:
+        raise ConfigError(f"difficulty_tiers must be one of {list(TIERS)}, got {difficulty_tiers!r}")
+    if isinstance(revise_share, bool) or not isinstance(revise_share, (int, float)) \
+            or not 0 <= revise_share <= 1:
+        raise ConfigError(f"revise_share must lie between 0 and 1, got {revise_share!r}")
     if rules is not None:
-        load_rules(rules)  # fail early, with the file's own message
+        load_rules(rules, tiers=difficulty_tiers)  # fail early, with the file's own message
     return ExportConfig(out=str(out), scenarios=scs, seed=seed, size=size, train=train,
                         test_per_group=test_per_group, pool_size=pool_size, pool_files=tuple(pool_files),
                         test_fraction=float(test_fraction), min_moves=min_moves,
                         extra_rules=None if rules is None else str(rules),
                         formats=tuple(f for f in FORMATS if f in formats), image_size=image_size,
-                        chunk_items=chunk_items)
+                        chunk_items=chunk_items, coloring=coloring, difficulty_tiers=difficulty_tiers,
+                        revise_share=float(revise_share), quest_layout=quest_layout)
 
 
 def config_rules(cfg: ExportConfig, scenario: str) -> list[Rule]:
     """The bank's rules of a scenario followed by the extra rules file's."""
     rules = builtin_rules(scenario)
     if cfg.extra_rules is not None:
-        rules += [r for r in load_rules(cfg.extra_rules) if r.scenario == scenario]
+        rules += [r for r in load_rules(cfg.extra_rules, tiers=cfg.difficulty_tiers)
+                  if r.scenario == scenario]
     return rules
 
 
@@ -522,20 +629,25 @@ def config_pool(cfg: ExportConfig, scenario: str, workers: int = 1, progress=Non
     files = dict(cfg.pool_files)
     if scenario in files:
         mazes = read_pool(files[scenario])
-        wrong = [m for m in mazes if m.scenario != scenario or m.size != cfg.size]
+        n, open_grid = cfg.maze_size(scenario), cfg.layout(scenario) == "open"
+        wrong = [m for m in mazes if m.scenario != scenario or m.size != n or m.open_grid != open_grid]
         if wrong:
             raise DatasetError(f"pool {files[scenario]!r} holds a {wrong[0].size}x{wrong[0].size} "
-                               f"{wrong[0].scenario}; expected {cfg.size}x{cfg.size} {scenario} mazes")
+                               f"{wrong[0].scenario}{' (open grid)' if wrong[0].open_grid else ''}; "
+                               f"expected {n}x{n} {scenario} mazes ({cfg.layout(scenario)} layout)")
         return mazes
-    return generate_pool(scenario, cfg.size, cfg.pool_size, seed=cfg.seed, workers=workers, progress=progress)
+    return generate_pool(scenario, cfg.maze_size(scenario), cfg.pool_size, seed=cfg.seed, workers=workers,
+                         progress=progress, coloring=cfg.coloring, layout=cfg.layout(scenario))
 
 
-def plan(cfg: ExportConfig, scenario: str, workers: int = 1) -> dict[str, list[ItemSpec]]:
+def plan(cfg: ExportConfig, scenario: str, workers: int = 1, mazes=None) -> dict[str, list[ItemSpec]]:
     """The items of one scenario's splits (pool, rules and selection; no images)."""
-    mazes = config_pool(cfg, scenario, workers)
+    if mazes is None:
+        mazes = config_pool(cfg, scenario, workers)
     return select_items(scenario, mazes, config_rules(cfg, scenario), cfg.seed, train=cfg.train,
                         test_per_group=cfg.test_per_group, test_fraction=cfg.test_fraction,
-                        min_moves=cfg.min_moves)
+                        min_moves=cfg.min_moves, tiers=cfg.difficulty_tiers,
+                        revise_share=cfg.revise_share)
 
 
 def iter_items(specs: Iterable[ItemSpec], image_size: int = 256):
@@ -609,6 +721,7 @@ class ExportResult:
     out: Path
     manifest: dict
     rows: list
+    pool_lines: list = field(default_factory=list)  # pool figures and bank match rates, per scenario
 
     def summary(self) -> str:
         return format_summary(self.rows)
@@ -636,9 +749,11 @@ def export(cfg: ExportConfig, *, workers: int = 1, resume: bool = False, overwri
     by_key: dict = {}
     bar = None
     try:
-        plans = {}
+        plans, pool_lines = {}, []
         for sc in cfg.scenarios:
-            plans[sc] = plan(cfg, sc, workers)
+            mazes = config_pool(cfg, sc, workers)
+            pool_lines.append(pool_report(sc, mazes, cfg.coloring))
+            plans[sc] = plan(cfg, sc, workers, mazes)
             for split in SPLITS:
                 specs = plans[sc][split]
                 job = SplitJob(sc, split, specs, -(-len(specs) // cfg.chunk_items))
@@ -684,7 +799,7 @@ def export(cfg: ExportConfig, *, workers: int = 1, resume: bool = False, overwri
     manifest = _manifest(out, cfg, jobs, rows, command)
     atomic_write_json(out / MANIFEST, manifest)
     remove(out / PARTS)
-    return ExportResult(out, manifest, rows)
+    return ExportResult(out, manifest, rows, pool_lines)
 
 
 def _merge(out: Path, cfg: ExportConfig, job: SplitJob) -> None:
@@ -774,7 +889,7 @@ def _manifest(out: Path, cfg: ExportConfig, jobs, rows, command) -> dict:
         counts.setdefault(SCENARIO_DIRS[sc], {})[split] = st
     rules = {}
     for sc in cfg.scenarios:
-        groups = rule_groups(config_rules(cfg, sc))
+        groups = rule_groups(config_rules(cfg, sc), cfg.difficulty_tiers)
         rules[SCENARIO_DIRS[sc]] = {g: [r.id for r in rs] for g, rs in groups.items()}
     files = {p.relative_to(out).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
              for p in _files(out, cfg, jobs)}

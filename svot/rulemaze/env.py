@@ -1,7 +1,8 @@
 """Gymnasium environments of RuleMaze: reach a target while obeying a natural-language rule.
 
-``RuleMaze/RegularMaze-3x3-v0`` and ``RuleMaze/QuestMaze-3x3-v0`` are
-registered on ``import svot``; :class:`RuleTextObservation` puts the rule into
+``RuleMaze/RegularMaze-3x3-v0``, ``RuleMaze/QuestMaze-3x3-v0`` (the walled 3x3
+QuestMaze) and ``RuleMaze/QuestMaze-5x5-v1`` (the paper's open 5x5 grid with
+monsters, ``questmaze5.pddl``) are registered on ``import svot``; :class:`RuleTextObservation` puts the rule into
 the observation as a Gymnasium ``Text`` space. Stepping goes through the
 grounded engine (or PDDLGym's, ``engine="pddlgym"``) on
 ``regularmaze.pddl`` / ``questmaze.pddl``; the rule is checked by its compiled
@@ -21,9 +22,9 @@ from svot.errors import ActionError, ConfigError, ProblemError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import match
 from svot.rulemaze.maze import Maze
-from svot.rulemaze.pool import generate_maze
+from svot.rulemaze.pool import LAYOUTS, generate_maze
 from svot.rulemaze.problem import action_key, collected_cells, engine_position, make_maze_engine
-from svot.rulemaze.render import DEFAULT_IMAGE_SIZE, layout, render_maze
+from svot.rulemaze.render import DEFAULT_IMAGE_SIZE, layout as image_layout, render_maze
 from svot.rulemaze.rules.bank import builtin_rules
 from svot.rulemaze.rules.compiler import VIOLATED, compile_rule
 from svot.rulemaze.rules.record import Rule
@@ -37,9 +38,13 @@ RULE_CHARSET = frozenset(string.ascii_letters + string.digits + string.punctuati
 MAX_RULE_LENGTH = 512
 
 
+#: The open-grid QuestMaze (paper Fig. 3): new behaviour, so a new version of the id.
+OPEN_QUEST_ID = "RuleMaze/QuestMaze-5x5-v1"
+
+
 def env_ids() -> list[str]:
     """The registered RuleMaze ids."""
-    return [f"RuleMaze/{sc}-3x3-v0" for sc in S.SCENARIOS]
+    return [f"RuleMaze/{sc}-3x3-v0" for sc in S.SCENARIOS] + [OPEN_QUEST_ID]
 
 
 class RuleMazeEnv(gym.Env):
@@ -97,14 +102,18 @@ class RuleMazeEnv(gym.Env):
 
     ## Registered Configurations
     ``RuleMaze/RegularMaze-3x3-v0``, ``RuleMaze/QuestMaze-3x3-v0`` (other sizes:
-    ``gymnasium.make("RuleMaze/RegularMaze-3x3-v0", size=4)``).
+    ``gymnasium.make("RuleMaze/RegularMaze-3x3-v0", size=4)``), and
+    ``RuleMaze/QuestMaze-5x5-v1`` (``layout="open"``): the QuestMaze the paper draws,
+    a 5x5 open cell grid made from a 3x3 maze, whose walls become monster cells
+    that cannot be entered, with one or two targets (``questmaze5.pddl``).
+    Truncation after 4·N² steps (100 for 5x5).
     """
 
     metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
 
     def __init__(self, scenario: str = S.REGULAR, size: int = 3, rules: Any = "all",
                  render_mode: str | None = None, image_size: int = DEFAULT_IMAGE_SIZE,
-                 engine: str = "grounded"):
+                 engine: str = "grounded", layout: str = "walls"):
         try:
             self.scenario = S.normalize_scenario(scenario)
         except ValueError as exc:
@@ -116,9 +125,14 @@ class RuleMazeEnv(gym.Env):
                               f"{', '.join(self.metadata['render_modes'])}")
         if engine not in ("grounded", "pddlgym"):
             raise ConfigError(f"unknown engine {engine!r}; choose one of grounded, pddlgym")
+        if layout not in LAYOUTS or (layout == "open" and (self.scenario != S.QUEST or size % 2 == 0
+                                                           or size < 3)):
+            raise ConfigError(f"layout must be 'walls', or 'open' for a QuestMaze of odd size >= 3; "
+                              f"got {layout!r} for a {size}x{size} {self.scenario}")
+        self.layout = layout
         self.size = size
         self.image_size = int(image_size)
-        layout(self.image_size, size)  # validates the image size
+        image_layout(self.image_size, size)  # validates the image size
         self.render_mode = render_mode
         self.engine_kind = engine
         self.rules = self._rule_set(rules)
@@ -168,9 +182,11 @@ class RuleMazeEnv(gym.Env):
         maze = options.get("maze")
         if maze is not None:
             maze = maze if isinstance(maze, Maze) else Maze.from_dict(maze)
-            if maze.scenario != self.scenario or maze.size != self.size:
-                raise ProblemError(f"options['maze'] is a {maze.size}x{maze.size} {maze.scenario}, "
-                                   f"this env plays {self.size}x{self.size} {self.scenario}")
+            if maze.scenario != self.scenario or maze.size != self.size or \
+                    maze.open_grid != (self.layout == "open"):
+                raise ProblemError(f"options['maze'] is a {maze.size}x{maze.size} {maze.scenario}"
+                                   f"{' (open grid)' if maze.open_grid else ''}, this env plays "
+                                   f"{self.size}x{self.size} {self.scenario} ({self.layout} layout)")
             if rule is None:
                 rule, _ = self._draw_rule_for(maze)
             result = match(rule, maze, unique=True)
@@ -193,7 +209,7 @@ class RuleMazeEnv(gym.Env):
 
     def _draw_maze_for(self, rule: Rule):
         for _ in range(MAX_SAMPLING_TRIES):
-            maze = generate_maze(self.scenario, self.size, self.np_random)
+            maze = generate_maze(self.scenario, self.size, self.np_random, layout=self.layout)
             result = match(rule, maze, unique=True)
             if result is not None:
                 return maze, result
@@ -328,7 +344,10 @@ def register_envs() -> None:
 def make_env(scenario: str, *, text: bool = False, **kwargs) -> gym.Env:
     """``gymnasium.make`` of a RuleMaze id, optionally wrapped in :class:`RuleTextObservation`."""
     register_envs()
-    env = gym.make(f"RuleMaze/{S.normalize_scenario(scenario)}-3x3-v0", **kwargs)
+    eid = f"RuleMaze/{S.normalize_scenario(scenario)}-3x3-v0"
+    if kwargs.pop("layout", None) == "open":
+        eid = OPEN_QUEST_ID
+    env = gym.make(eid, **kwargs)
     return RuleTextObservation(env) if text else env
 
 

@@ -131,6 +131,11 @@ class Maze:
             if len(held) != len(set(held)):
                 raise MazeError(f"maze.goals: each QuestMaze target appears once, got {held}")
 
+        for a, b in passages:  # a monster blocks: no passage leads into its cell
+            for cell in (a, b):
+                if cells[cell[0]][cell[1]] == S.MONSTER:
+                    raise MazeError(f"maze.passages: passage {[list(a), list(b)]} leads into the "
+                                    f"monster cell {list(cell)}")
         adjacency: dict[Cell, list[Cell]] = {(r, c): [] for r in range(size) for c in range(size)}
         for a, b in passages:
             adjacency[a].append(b)
@@ -145,6 +150,11 @@ class Maze:
             object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ queries
+    @property
+    def open_grid(self) -> bool:
+        """Whether this is the open-grid QuestMaze layout (monster cells block, no walls)."""
+        return any(S.MONSTER in row for row in self.cells)
+
     def inside(self, cell: Cell) -> bool:
         """Whether ``cell`` lies in the grid."""
         return 0 <= cell[0] < self.size and 0 <= cell[1] < self.size

@@ -28,6 +28,15 @@ first target it enters). Alg. 4 then paints cells:
   Type 1 picks ``k ~ U{1..|X|}`` of the cells shared by both paths, type 2
   ``k ~ U{1..max(1, floor(|X|/3))}`` of the cells on any solution path. The
   start and goal are never repainted; an empty ``X`` leaves the maze plain.
+* RegularMaze with ``coloring="authors"`` (:func:`paint_path_interiors`):
+  what the authors' pool generator does instead of Alg. 4 (their
+  ``add_rules_path``, read for the facts, not copied). A variant 1-4 is drawn
+  uniformly; a colour ``c1`` paints the whole interior (start and goal
+  excluded) of one solution path; variant 2 paints another path's interior in
+  a second colour; variant 4 paints the other paths in ``c1`` too; variants 3
+  and 4 then paint ``min(n, max(1, n // 3))`` of another path's ``n`` interior
+  cells in a colour other than ``c1``. Later paint overwrites earlier paint.
+  Only a maze whose paths have no interior stays plain.
 * QuestMaze (the paper gives no separate algorithm): with probability 0.2 no
   items; otherwise ``k ~ U{1..|X|}`` of the path cells (start and targets
   excluded) each get an item drawn uniformly from key, heart, food. The
@@ -53,8 +62,14 @@ from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import PoolError
 from svot.rulemaze.maze import Cell, Maze
 from svot.rulemaze.paths import path_cells, remember_paths, shared_cells, solution_paths
+from svot.rulemaze.quest_open import logical_size, open_quest_maze
 
 LOOP_PERCENT = 10
+#: RegularMaze colourings: Alg. 4 as printed (default) or the authors' whole-path painting.
+COLORINGS = ("paper", "authors")
+#: QuestMaze layouts: ``walls`` (3x3 walled maze, RuleMaze/QuestMaze-3x3-v0) or ``open`` (the
+#: paper's open cell grid with monsters, 5x5 from a 3x3 maze; :mod:`.quest_open`).
+LAYOUTS = ("walls", "open")
 UNCOLOURED_PROBABILITY = 0.2
 DEFAULT_MAX_TRIES = 10_000
 
@@ -184,6 +199,36 @@ def add_coloured_cells(maze: Maze, paths, rng: np.random.Generator) -> Maze:
     return maze.replace_cells({pool[int(i)]: colour for i in sorted(chosen)})
 
 
+def paint_path_interiors(maze: Maze, paths, rng: np.random.Generator) -> Maze:
+    """The authors' RegularMaze colouring (``coloring="authors"``, see the module docstring)."""
+    paths = [tuple(p) for p in paths]
+    if not paths:
+        return maze
+    variant = int(rng.integers(1, 5))
+    colours = list(S.COLOURS)
+    first = colours.pop(int(rng.integers(len(colours))))
+    others = list(range(len(paths)))
+    chosen = others.pop(int(rng.integers(len(others))))
+    paint: dict[Cell, str] = {c: first for c in paths[chosen][1:-1]}
+    if variant == 2 and others:
+        second = colours[int(rng.integers(len(colours)))]
+        other = others[int(rng.integers(len(others)))]
+        paint.update({c: second for c in paths[other][1:-1]})
+    if variant == 4:
+        for i in others:
+            paint.update({c: first for c in paths[i][1:-1]})
+    if variant in (3, 4) and others:
+        third = colours[int(rng.integers(len(colours)))]
+        interior = paths[others[int(rng.integers(len(others)))]][1:-1]
+        k = min(len(interior), max(1, len(interior) // 3))
+        if k:
+            picks = sorted(int(i) for i in rng.choice(len(interior), size=k, replace=False))
+            paint.update({interior[i]: third for i in picks})
+    fixed = {maze.start, *maze.goals}
+    paint = {c: col for c, col in paint.items() if c not in fixed}
+    return maze.replace_cells(paint) if paint else maze
+
+
 def add_items(maze: Maze, paths, rng: np.random.Generator) -> Maze:
     """The QuestMaze counterpart of Alg. 4: items on solution-path cells."""
     if rng.random() < UNCOLOURED_PROBABILITY:
@@ -207,12 +252,45 @@ def _plain_maze(scenario: str, size: int, start: Cell, goals: dict[Cell, str], p
     return Maze(scenario, size, start, tuple(goals), passages, tuple(tuple(r) for r in grid))
 
 
+def _check_coloring(coloring: str) -> None:
+    if coloring not in COLORINGS:
+        raise PoolError(f"coloring: expected one of {list(COLORINGS)}, got {coloring!r}")
+
+
+def _check_layout(scenario: str, size: int, layout: str) -> None:
+    if layout not in LAYOUTS:
+        raise PoolError(f"layout: expected one of {list(LAYOUTS)}, got {layout!r}")
+    if layout == "open" and (scenario != S.QUEST or size < 3 or size % 2 == 0):
+        raise PoolError(f"layout 'open' is a QuestMaze grid of odd size >= 3 (5 for the paper's "
+                        f"3x3 maze), got a {scenario} of size {size}")
+
+
+def _logical_maze(n: int, rng: np.random.Generator, loop_percent: float, max_tries: int) -> Maze:
+    """A plain RegularMaze-shaped maze with exactly two solution paths (Alg. 2-3)."""
+    for _ in range(max_tries):
+        picks = rng.choice(n * n, size=2, replace=False)
+        start, goal = [(int(p) // n, int(p) % n) for p in picks]
+        passages = create_maze(n, start, [goal], rng, loop_percent)
+        maze = _plain_maze(S.REGULAR, n, start, {goal: S.GOAL_COLOUR}, passages)
+        if len(solution_paths(maze)) == 2:
+            return maze
+    raise PoolError(f"no {n}x{n} maze with exactly two solution paths after {max_tries} attempts")
+
+
 def generate_maze(scenario: str, size: int, rng: np.random.Generator, *,
-                  loop_percent: float = LOOP_PERCENT, max_tries: int = DEFAULT_MAX_TRIES) -> Maze:
+                  loop_percent: float = LOOP_PERCENT, max_tries: int = DEFAULT_MAX_TRIES,
+                  coloring: str = "paper", layout: str = "walls") -> Maze:
     """One pool maze (Alg. 2 steps 1-5): sample endpoints, build, keep it when it has
-    exactly two solution paths, then paint it. Raises :class:`PoolError` after
-    ``max_tries`` rejected attempts."""
+    exactly two solution paths, then paint it (RegularMaze: Alg. 4 with
+    ``coloring="paper"``, the authors' path painting with ``"authors"``). A
+    QuestMaze with ``layout="open"`` is the paper's open grid of side ``size``
+    built from a logical ``(size + 1) / 2`` maze (:mod:`.quest_open`). Raises
+    :class:`PoolError` after ``max_tries`` rejected attempts."""
     scenario = S.normalize_scenario(scenario)
+    _check_coloring(coloring)
+    _check_layout(scenario, size, layout)
+    if layout == "open":
+        return open_quest_maze(_logical_maze(logical_size(size), rng, loop_percent, max_tries), rng)
     if not isinstance(size, int) or size < 2:
         raise PoolError(f"size: expected an integer >= 2, got {size!r}")
     n_points = 2 if scenario == S.REGULAR else 3
@@ -229,7 +307,12 @@ def generate_maze(scenario: str, size: int, rng: np.random.Generator, *,
         paths = solution_paths(maze)
         if len(paths) != 2:
             continue
-        painted = (add_coloured_cells if scenario == S.REGULAR else add_items)(maze, paths, rng)
+        if scenario == S.QUEST:
+            painted = add_items(maze, paths, rng)
+        elif coloring == "authors":
+            painted = paint_path_interiors(maze, paths, rng)
+        else:
+            painted = add_coloured_cells(maze, paths, rng)
         remember_paths(painted, paths)
         return painted
     raise PoolError(f"no {scenario} of size {size} with exactly two solution paths "
@@ -242,15 +325,17 @@ def maze_rng(seed: int, index: int) -> np.random.Generator:
 
 
 def _generate_range(args) -> list[Maze]:
-    scenario, size, seed, start, stop, loop_percent, max_tries = args
+    scenario, size, seed, start, stop, loop_percent, max_tries, coloring, layout = args
     return [generate_maze(scenario, size, maze_rng(seed, i), loop_percent=loop_percent,
-                          max_tries=max_tries) for i in range(start, stop)]
+                          max_tries=max_tries, coloring=coloring, layout=layout)
+            for i in range(start, stop)]
 
 
 # --------------------------------------------------------------------- Alg. 1
 def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0, workers: int = 1,
                   *, loop_percent: float = LOOP_PERCENT, max_tries: int = DEFAULT_MAX_TRIES,
-                  progress: Callable[[int, int], None] | None = None) -> list[Maze]:
+                  progress: Callable[[int, int], None] | None = None,
+                  coloring: str = "paper", layout: str = "walls") -> list[Maze]:
     """A pool of ``count`` distinct mazes (Alg. 1), deterministic in ``seed``.
 
     Candidates are generated by index (``maze_rng(seed, i)``) and kept in index
@@ -261,6 +346,10 @@ def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0,
     mazes seems exhausted (many consecutive duplicates).
     """
     scenario = S.normalize_scenario(scenario)
+    _check_coloring(coloring)
+    if not isinstance(size, int) or size < 2:
+        raise PoolError(f"size: expected an integer >= 2, got {size!r}")
+    _check_layout(scenario, size, layout)
     if not isinstance(count, int) or count < 0:
         raise PoolError(f"count: expected a non-negative integer, got {count!r}")
     if not isinstance(size, int) or size < 2:
@@ -284,14 +373,14 @@ def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0,
                 batch = min(need, 256)
                 lo, hi = next_index, next_index + batch
                 results: Iterable[list[Maze]] = (
-                    _generate_range((scenario, size, seed, lo, hi, loop_percent, max_tries)),)
+                    _generate_range((scenario, size, seed, lo, hi, loop_percent, max_tries, coloring, layout)),)
             else:
                 batch = max(need, 32 * workers)
                 lo, hi = next_index, next_index + batch
                 step = max(1, min(256, -(-batch // workers)))
                 chunks = [(a, min(a + step, hi)) for a in range(lo, hi, step)]
                 results = executor.map(_generate_range, [
-                    (scenario, size, seed, a, b, loop_percent, max_tries) for a, b in chunks])
+                    (scenario, size, seed, a, b, loop_percent, max_tries, coloring, layout) for a, b in chunks])
             next_index = hi
             for chunk in results:
                 for maze in chunk:

@@ -12,6 +12,10 @@ live in the two domain files; this module only writes facts:
   included), ``(goal c)`` and ``(at start)``; goal ``(at <red cell>)``;
 * QuestMaze: ``(item-at c i)``, ``(target-at c t)``, ``(free c)`` for the other
   cells and ``(at start)``; goal ``(ended)`` (either target reached).
+* The open-grid QuestMaze (a maze with monster cells, :mod:`.quest_open`) is a
+  problem of ``questmaze5.pddl``: ``(adjacent ?from ?dir ?to)`` for every pair of
+  neighbouring cells (no walls), ``(monster c)`` for the blocking cells, and the
+  QuestMaze facts above for the others.
 
 :func:`make_maze_engine` builds the grounded (default) or PDDLGym engine for a
 maze, :func:`engine_position` and :func:`collected_cells` read its states.
@@ -25,6 +29,8 @@ from svot.rulemaze import symbols as S
 from svot.rulemaze.maze import Cell, Maze
 
 DOMAINS = {S.REGULAR: "regularmaze", S.QUEST: "questmaze"}
+#: The open-grid QuestMaze's domain (monster cells block; paper Fig. 3).
+OPEN_QUEST_DOMAIN = "questmaze5"
 DIRECTIONS = S.DIRECTIONS
 
 
@@ -49,6 +55,11 @@ def load_maze_domain(scenario: str):
     return load_domain(domain_name(scenario))
 
 
+def maze_domain_name(maze: Maze) -> str:
+    """The domain a maze's problem is written for: ``questmaze5`` for the open grid."""
+    return OPEN_QUEST_DOMAIN if maze.open_grid else domain_name(maze.scenario)
+
+
 def action_key(direction: str) -> tuple:
     """The PDDL action literal of a move, e.g. ``("move", "up")``."""
     if direction not in S.DELTAS:
@@ -62,10 +73,18 @@ def maze_problem(maze: Maze, name: str | None = None) -> Problem:
     cells = [(r, c) for r in range(n) for c in range(n)]
     objects = [(cell_name(c), "cell") for c in cells] + [(d, "direction") for d in DIRECTIONS]
     init: set = set()
-    for a, b in maze.passages:
-        ab = _direction(a, b)
-        init.add(("open", cell_name(a), ab, cell_name(b)))
-        init.add(("open", cell_name(b), _OPPOSITE[ab], cell_name(a)))
+    if maze.open_grid:  # the whole grid is adjacent; monsters block in the domain
+        for a in cells:
+            for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
+                if maze.inside(b):
+                    ab = _direction(a, b)
+                    init.add(("adjacent", cell_name(a), ab, cell_name(b)))
+                    init.add(("adjacent", cell_name(b), _OPPOSITE[ab], cell_name(a)))
+    else:
+        for a, b in maze.passages:
+            ab = _direction(a, b)
+            init.add(("open", cell_name(a), ab, cell_name(b)))
+            init.add(("open", cell_name(b), _OPPOSITE[ab], cell_name(a)))
     init.add(("at", cell_name(maze.start)))
     if maze.scenario == S.REGULAR:
         objects += [(col, "colour") for col in S.ZONE_COLOURS]
@@ -84,12 +103,14 @@ def maze_problem(maze: Maze, name: str | None = None) -> Problem:
                 init.add(("item-at", cell_name(cell), sym))
             elif sym in S.TARGETS:
                 init.add(("target-at", cell_name(cell), sym))
+            elif sym == S.MONSTER:
+                init.add(("monster", cell_name(cell)))
             else:
                 init.add(("free", cell_name(cell)))
         goal_atoms = (("ended",),)
     if name is None:
-        name = f"{domain_name(maze.scenario)}-{n}x{n}"
-    return Problem(domain=domain_name(maze.scenario), name=name, objects=tuple(objects),
+        name = f"{maze_domain_name(maze)}-{n}x{n}"
+    return Problem(domain=maze_domain_name(maze), name=name, objects=tuple(objects),
                    init=frozenset(init), goal=goal_atoms)
 
 
@@ -100,7 +121,7 @@ def problem_maze(problem: Problem) -> Maze:
     """
     if problem.domain == DOMAINS[S.REGULAR]:
         scenario = S.REGULAR
-    elif problem.domain == DOMAINS[S.QUEST]:
+    elif problem.domain in (DOMAINS[S.QUEST], OPEN_QUEST_DOMAIN):
         scenario = S.QUEST
     else:
         raise ProblemError(f"problem {problem.name!r} is for domain {problem.domain!r}, not a RuleMaze domain")
@@ -109,12 +130,15 @@ def problem_maze(problem: Problem) -> Maze:
     if n * n != len(cells) or sorted(cells) != [(r, c) for r in range(n) for c in range(n)]:
         raise ProblemError(f"problem {problem.name!r}: cells do not form a square grid")
     grid = [[S.plain_symbol(scenario)] * n for _ in range(n)]
-    passages, start, goals = set(), None, []
+    passages, start, goals, adjacent = set(), None, [], set()
     for atom in sorted(problem.init):
         pred, args = atom[0], atom[1:]
-        if pred == "open":
+        if pred in ("open", "adjacent"):
             a, b = parse_cell_name(args[0]), parse_cell_name(args[2])
-            passages.add((min(a, b), max(a, b)))
+            (passages if pred == "open" else adjacent).add((min(a, b), max(a, b)))
+        elif pred == "monster":
+            cell = parse_cell_name(args[0])
+            grid[cell[0]][cell[1]] = S.MONSTER
         elif pred == "at":
             start = parse_cell_name(args[0])
         elif pred in ("zone", "item-at", "target-at"):
@@ -126,6 +150,8 @@ def problem_maze(problem: Problem) -> Maze:
         raise ProblemError(f"problem {problem.name!r} has no (at ...) atom for the start")
     if scenario == S.QUEST:
         grid[start[0]][start[1]] = S.START_QUEST
+    # open grid: neighbours are connected unless a monster stands on either side
+    passages |= {(a, b) for a, b in adjacent if S.MONSTER not in (grid[a[0]][a[1]], grid[b[0]][b[1]])}
     try:
         return Maze(scenario, n, start, tuple(goals), tuple(sorted(passages)),
                     tuple(tuple(row) for row in grid))
@@ -137,7 +163,7 @@ def make_maze_engine(maze: Maze, kind: str = "grounded"):
     """An engine (``"grounded"`` or ``"pddlgym"``) stepping ``maze``'s problem."""
     from svot.engine import make_engine
 
-    return make_engine(kind, load_maze_domain(maze.scenario), maze_problem(maze))
+    return make_engine(kind, load_domain(maze_domain_name(maze)), maze_problem(maze))
 
 
 def engine_position(engine, state) -> Cell:

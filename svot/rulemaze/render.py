@@ -127,8 +127,9 @@ def _base(scenario: str, lay: Layout) -> np.ndarray:
     return out
 
 
-def draw_grid(img: np.ndarray, lay: Layout, scenario: str, passages) -> None:
-    """Grid lines, walls and the frame, in place (``passages``: open cell pairs)."""
+def draw_grid(img: np.ndarray, lay: Layout, scenario: str, passages, blocked=()) -> None:
+    """Grid lines, walls and the frame, in place (``passages``: open cell pairs; no wall is
+    drawn next to a ``blocked`` cell: a monster of the open-grid QuestMaze blocks by itself)."""
     wall, grid, _ = STYLE[scenario]
     b, hw, hg, n = lay.bounds, lay.hw, lay.hg, lay.n
     lo, hi = b[0], b[-1]
@@ -136,11 +137,15 @@ def draw_grid(img: np.ndarray, lay: Layout, scenario: str, passages) -> None:
         img[b[i] - hg:b[i] + hg, lo:hi] = grid
         img[lo:hi, b[i] - hg:b[i] + hg] = grid
     opened = set(passages)
+    blocked = set(blocked)
     for r in range(n):
         for c in range(n):
-            if c + 1 < n and ((r, c), (r, c + 1)) not in opened:  # wall on the right of (r, c)
+            right, below = (r, c + 1), (r + 1, c)
+            if blocked and (r, c) in blocked:
+                continue
+            if c + 1 < n and ((r, c), right) not in opened and right not in blocked:  # wall right of (r, c)
                 img[b[r] - hw:b[r + 1] + hw, b[c + 1] - hw:b[c + 1] + hw] = wall
-            if r + 1 < n and ((r, c), (r + 1, c)) not in opened:  # wall below (r, c)
+            if r + 1 < n and ((r, c), below) not in opened and below not in blocked:  # wall below (r, c)
                 img[b[r + 1] - hw:b[r + 1] + hw, b[c] - hw:b[c + 1] + hw] = wall
     img[lo - hw:lo + hw, lo - hw:hi + hw] = wall  # frame
     img[hi - hw:hi + hw, lo - hw:hi + hw] = wall
@@ -167,7 +172,7 @@ def render_maze(maze: Maze, image_size: int = DEFAULT_IMAGE_SIZE, *, marker: Cel
                 sym = plain
             y0, y1, x0, x1 = lay.cell_box((r, c))
             img[y0:y1, x0:x1] = tile(sym, y1 - y0, x1 - x0)
-    draw_grid(img, lay, maze.scenario, maze.passages)
+    draw_grid(img, lay, maze.scenario, maze.passages, maze.cells_with(S.MONSTER))
     if marker is not None:
         draw_marker(img, lay, marker)
     return img

@@ -5,7 +5,8 @@ later, by :mod:`.render`). RegularMaze tiles are flat colours: white plain
 cells, green start, red goal and the six zone colours. QuestMaze tiles are a
 grass field (a flat green with a few fixed darker and lighter blades) with an
 icon in the middle: prince (start), princess and treasure (targets), key,
-heart and food (items).
+heart and food (items), and the monster that blocks a cell of the open-grid
+QuestMaze.
 
 Icons are drawn at :data:`SCALE` times the tile size and reduced with a box
 filter (exact 4x4 means: antialiasing). Drawing is deterministic, so a tile
@@ -179,8 +180,27 @@ def _food(cv: _Canvas) -> None:
     cv.d.ellipse(cv.box(0.16, 0.14, 0.42, 0.34), fill=crust)
 
 
+def _monster(cv: _Canvas) -> None:
+    body, edge = (104, 62, 140), (76, 36, 118)
+    horn, horn_edge = (236, 226, 204), (150, 134, 110)
+    # horns, then a round body with a lighter belly, two big eyes and a toothy mouth
+    for u in (0.22, 0.78):
+        side = -1 if u < 0.5 else 1
+        cv.d.polygon([cv.pt(u - 0.08, 0.34), cv.pt(u + 0.08, 0.3), cv.pt(u + side * 0.1, 0.06)],
+                     fill=horn, outline=horn_edge)
+    cv.d.ellipse(cv.box(0.1, 0.2, 0.9, 0.96), fill=body, outline=edge, width=cv.w(0.03))
+    cv.d.ellipse(cv.box(0.28, 0.56, 0.72, 0.92), fill=(150, 104, 182))
+    for u in (0.34, 0.66):
+        cv.d.ellipse(cv.box(u - 0.1, 0.34, u + 0.1, 0.54), fill=(250, 246, 226), outline=edge,
+                     width=cv.w(0.015))
+        cv.d.ellipse(cv.box(u - 0.04, 0.4, u + 0.04, 0.5), fill=(44, 28, 132))
+    cv.d.chord(cv.box(0.3, 0.52, 0.7, 0.8), start=0, end=180, fill=(150, 30, 70))
+    for u in (0.38, 0.5, 0.62):
+        cv.d.polygon([cv.pt(u - 0.04, 0.66), cv.pt(u + 0.04, 0.66), cv.pt(u, 0.73)], fill=horn)
+
+
 _ICONS = {"prince": _prince, "princess": _princess, "treasure": _treasure, "key": _key,
-          "heart": _heart, "food": _food}
+          "heart": _heart, "food": _food, "monster": _monster}
 
 
 def symbols_of(scenario: str) -> tuple[str, ...]:

@@ -10,7 +10,8 @@ A maze stores one symbol per cell:
 * RegularMaze: ``"green"`` (start), ``"red"`` (goal), one of :data:`COLOURS`,
   or ``"white"`` (plain cell).
 * QuestMaze: ``"prince"`` (start), ``"princess"`` / ``"treasure"`` (targets),
-  one of :data:`ITEMS`, or ``"grass"`` (plain cell).
+  one of :data:`ITEMS`, ``"grass"`` (plain cell), or ``"monster"`` (an
+  obstacle of the open-grid layout, never entered).
 
 A *trajectory* records what InspectGrid (Alg. 6) reports for each visited
 cell: the same names, except that plain cells read ``"normal"`` and an item
@@ -26,6 +27,8 @@ SCENARIOS = (REGULAR, QUEST)
 DIRECTIONS = ("up", "down", "left", "right")
 #: (d_row, d_col) with rows growing downwards.
 DELTAS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+#: The move that undoes a move.
+OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 
 #: Colours a RegularMaze zone may take (besides green start and red goal).
 COLOURS = ("blue", "yellow", "pink", "purple", "orange", "blue_green")
@@ -34,11 +37,17 @@ GOAL_COLOUR = "red"
 PLAIN_REGULAR = "white"
 #: Colours a ``Zone`` predicate may name.
 ZONE_COLOURS = COLOURS + (START_COLOUR, GOAL_COLOUR)
+#: Cells a ``Zone`` atom naming a zone colour does not see: the authors' prompt for
+#: validator code sets ``valid_defaults = {"green", "red"}`` so that "only walk on
+#: pink" (``Zone(t,"pink")``) does not fail on the start and goal cells.
+ZONE_EXEMPT = (START_COLOUR, GOAL_COLOUR)
 
 ITEMS = ("key", "heart", "food")
 TARGETS = ("princess", "treasure")
 START_QUEST = "prince"
 PLAIN_QUEST = "grass"
+#: An obstacle cell of the open-grid QuestMaze (paper Fig. 3): never entered.
+MONSTER = "monster"
 #: The pseudo-item of ``Count("Total_Items", ...)``: any item.
 TOTAL_ITEMS = "total_items"
 
@@ -46,7 +55,7 @@ TOTAL_ITEMS = "total_items"
 NORMAL = "normal"
 
 REGULAR_CELL_SYMBOLS = (START_COLOUR, GOAL_COLOUR, PLAIN_REGULAR) + COLOURS
-QUEST_CELL_SYMBOLS = (START_QUEST, PLAIN_QUEST) + TARGETS + ITEMS
+QUEST_CELL_SYMBOLS = (START_QUEST, PLAIN_QUEST) + TARGETS + ITEMS + (MONSTER,)
 
 COMPARISON_OPS = ("<", "<=", "==", ">=", ">")
 

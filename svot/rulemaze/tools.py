@@ -138,7 +138,8 @@ def verify_endpoint(image, goal: str | None = None) -> bool:
     return s == str(goal).strip().lower()
 
 
-def run_trace(image, rule, actions: Sequence[str], *, rules=None) -> list[dict]:
+def run_trace(image, rule, actions: Sequence[str], *, rules=None,
+              detour: Sequence[str] = ()) -> list[dict]:
     """Chain the tools along ``actions`` as the dataset traces do.
 
     LocateStart, InspectGrid on the start, then per action ExecuteMove,
@@ -147,6 +148,12 @@ def run_trace(image, rule, actions: Sequence[str], *, rules=None) -> list[dict]:
     image the tool returned (LocateStart, ExecuteMove) or None; ``output`` is the
     tool's value (for image tools: the marker's cell as read back from the
     returned image, ``[row, col]``).
+
+    ``detour`` (detect-and-revise traces): wrong moves made first, each with
+    ExecuteMove / InspectGrid / VerifyRule, the last one's VerifyRule being the
+    failure; the marker is then moved back (ExecuteMove with the opposite moves,
+    last first) to where the detour left ``actions``, and the trace continues
+    along ``actions`` from there with VerifyRule judging the revised moves only.
     """
     steps: list[dict] = []
     cur = locate_start(image)
@@ -154,16 +161,30 @@ def run_trace(image, rule, actions: Sequence[str], *, rules=None) -> list[dict]:
                   "image": cur})
     states = [inspect_grid(cur)]
     steps.append({"tool": "InspectGrid", "arguments": {}, "output": states[-1], "image": None})
-    done: list[str] = []
-    for a in actions:
-        cur = execute_move(cur, a)
-        done.append(a)
-        steps.append({"tool": "ExecuteMove", "arguments": {"action": a},
-                      "output": list(marker_position(cur)), "image": cur})
-        states.append(inspect_grid(cur))
-        steps.append({"tool": "InspectGrid", "arguments": {}, "output": states[-1], "image": None})
-        ok = verify_rule(rule, list(done), list(states), rules=rules)
-        steps.append({"tool": "VerifyRule", "arguments": {"actions": list(done), "states": list(states)},
-                      "output": ok, "image": None})
+
+    def walk(cur, moves, done, states):
+        for a in moves:
+            cur = execute_move(cur, a)
+            done.append(a)
+            steps.append({"tool": "ExecuteMove", "arguments": {"action": a},
+                          "output": list(marker_position(cur)), "image": cur})
+            states.append(inspect_grid(cur))
+            steps.append({"tool": "InspectGrid", "arguments": {}, "output": states[-1], "image": None})
+            ok = verify_rule(rule, list(done), list(states), rules=rules)
+            steps.append({"tool": "VerifyRule", "arguments": {"actions": list(done), "states": list(states)},
+                          "output": ok, "image": None})
+        return cur
+
+    shared = 0
+    if detour:
+        while shared < min(len(detour), len(actions)) and detour[shared] == actions[shared]:
+            shared += 1
+        cur = walk(cur, detour, [], list(states))
+        for a in reversed(list(detour[shared:])):  # revise: undo the wrong moves
+            cur = execute_move(cur, S.OPPOSITE[a])
+            steps.append({"tool": "ExecuteMove", "arguments": {"action": S.OPPOSITE[a]},
+                          "output": list(marker_position(cur)), "image": cur})
+        states = [s["output"] for s in steps[:2 + 3 * shared] if s["tool"] == "InspectGrid"]
+    cur = walk(cur, actions[shared:], list(actions[:shared]), states)
     steps.append({"tool": "VerifyEndpoint", "arguments": {}, "output": verify_endpoint(cur), "image": None})
     return steps

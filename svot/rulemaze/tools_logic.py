@@ -212,6 +212,28 @@ TOOL_SCHEMAS: list[dict] = [
 ]
 
 
+def first_violation(rule, maze: Maze, path: Sequence[Cell]) -> int | None:
+    """Moves along ``path`` after which VerifyRule first answers False, or None if never.
+
+    Judged as the traces' VerifyRule does: a prefix that does not end on a goal
+    is partial (False only when no extension can comply, ``Validator.status``),
+    the whole path, when it ends on a goal, is complete. ``result - 1`` is the
+    index of the violating move: the authors' ``wrong_idx`` records the same
+    first violation of a wrong solution path.
+    """
+    validator = compile_rule(lookup_rule(rule))
+    traj = Trajectory.from_path(maze, path)
+    goals = S.goal_symbols(maze.scenario)
+    for m in range(1, traj.length + 1):
+        prefix = traj.prefix(m)
+        if prefix.symbols[-1] in goals:
+            if not validator.check(prefix):
+                return m
+        elif validator.status(prefix) == VIOLATED:
+            return m
+    return None
+
+
 def tool_schemas() -> list[dict]:
     """A fresh copy of :data:`TOOL_SCHEMAS`."""
     return copy.deepcopy(TOOL_SCHEMAS)

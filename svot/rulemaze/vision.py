@@ -274,8 +274,11 @@ def read_maze(image) -> Maze:
     goals = [(r, c) for r in range(geo.n) for c in range(geo.n) if cells[r][c] in S.goal_symbols(scenario)]
     if len(starts) != 1:
         raise PerceptionError(f"expected one start cell ({start_sym}), found {len(starts)}")
+    # a monster blocks its cell (the open-grid QuestMaze draws no walls around it)
+    passages = tuple(p for p in read_walls(arr, geo)
+                     if S.MONSTER not in (cells[p[0][0]][p[0][1]], cells[p[1][0]][p[1][1]]))
     try:
-        return Maze(scenario, geo.n, starts[0], tuple(goals), read_walls(arr, geo),
+        return Maze(scenario, geo.n, starts[0], tuple(goals), passages,
                     tuple(tuple(row) for row in cells))
     except ValueError as exc:
         raise PerceptionError(f"the image does not show a valid maze: {exc}") from None

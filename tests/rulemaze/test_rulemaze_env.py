@@ -14,7 +14,7 @@ from svot.rulemaze.rules import builtin_rules
 from svot.rulemaze.trajectory import path_to_actions
 from svot.rulemaze.vision import find_marker, read_cells
 
-IDS = ["RuleMaze/RegularMaze-3x3-v0", "RuleMaze/QuestMaze-3x3-v0"]
+IDS = ["RuleMaze/RegularMaze-3x3-v0", "RuleMaze/QuestMaze-3x3-v0", "RuleMaze/QuestMaze-5x5-v1"]
 A = {d: i for i, d in enumerate(S.DIRECTIONS)}
 
 
@@ -22,7 +22,7 @@ def test_ids_are_registered_on_import():
     assert env_ids() == IDS
     for eid in IDS:
         assert eid in gym.registry
-        assert gym.registry[eid].max_episode_steps == 36
+        assert gym.registry[eid].max_episode_steps == (100 if "5x5" in eid else 36)  # 4 N^2
 
 
 @pytest.mark.parametrize("eid", IDS)

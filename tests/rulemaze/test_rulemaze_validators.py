@@ -7,6 +7,7 @@ from rulemaze_helpers import open_grid
 from rulemaze_strategies import quest_formula, regular_formula, trajectories
 
 from svot.rulemaze import symbols as S
+from svot.rulemaze.matching import match
 from svot.rulemaze.maze import Maze
 from svot.rulemaze.paths import solution_paths
 from svot.rulemaze.rules import brute_force_check, builtin_rules, compile_rule, parse_formula
@@ -184,3 +185,43 @@ def test_partial_status_sound_on_maze_paths(pools, scenario):
                         pruned += 1
                         assert not any(a.prefix(k) == prefix for a in accepted), (rule.logic, prefix)
     assert pruned > 0  # the partial validator does prune
+
+
+# ---------------------------------------------------------------- start/goal exemption
+# The authors' validator prompt (state_3, "Rules to Code Mapping"): valid_defaults =
+# {"green", "red"}; "Type A (Global Positive, 'only X')" skips those cells, "Apply
+# valid_defaults ONLY for Type A" (conditional rules see every cell).
+def test_only_pink_exempts_start_and_goal():
+    v = compile_rule('Zone(t,"pink")')
+    assert v.check(traj(["green", "pink", "pink", "red"], ["up", "up", "right"]))
+    assert not v.check(traj(["green", "pink", "normal", "red"], ["up", "up", "right"]))
+    assert v.violations(traj(["green", "pink", "normal", "red"], ["up", "up", "right"])) == [2]
+    assert v.check(traj(["green", "red"], ["up"]))  # no interior cell: nothing to judge
+    assert v.status(traj(["green"], [])) == OK_SO_FAR
+    assert v.status(traj(["green", "blue"], ["up"])) == VIOLATED
+    # a rule naming green itself sees the start
+    assert not compile_rule('NOT Zone(t,"green")').check(traj(["green", "red"], ["up"]))
+    assert compile_rule('Zone(t,"pink") OR Zone(t,"blue")').check(
+        traj(["green", "pink", "blue", "red"], ["up", "up", "up"]))
+
+
+def test_conditional_zone_rules_see_the_goal():
+    v = compile_rule('Zone(t,"blue_green") -> Zone(t+1,"yellow")')
+    assert not v.check(traj(["green", "blue_green", "red"], ["up", "up"]))
+    assert brute_force_check(v.formula, ("green", "blue_green", "red"), ("up", "up")) is False
+
+
+@pytest.mark.parametrize("logic", ['Zone(t,"pink")', 'Zone(t,"pink") OR Zone(t,"blue")',
+                                   'Zone(t+1,"yellow") AND NOT Move(t,"up")'])
+def test_positive_zone_rules_agree_with_brute_force(pools, logic):
+    v = compile_rule(logic)
+    for maze in pools["RegularMaze"]:
+        for path in solution_paths(maze):
+            t = Trajectory.from_path(maze, path)
+            assert v.check(t) == brute_force_check(v.formula, t.symbols, t.actions)
+
+
+def test_only_pink_matches_pool_mazes(regular_pool):
+    # Before the exemption the green start broke Zone(t,"pink") on every path (0 matches).
+    matched = sum(match('Zone(t,"pink")', m) is not None for m in regular_pool)
+    assert matched > 0

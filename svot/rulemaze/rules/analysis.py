@@ -14,6 +14,23 @@ medium      1                   ``Zone(t,"blue") -> Move(t,"right")``
 hard        2 or more           ``(Move(t-1,"up") AND Zone(t,"blue_green")) -> Move(t,"right")``
 ==========  ==================  =====================================================
 
+The authors' tiers (``tiers="authors"``)
+----------------------------------------
+The authors' rule-generation prompts (state 1 of their pipeline) assign tiers
+differently, and their labels are what their rule files carry:
+
+* RegularMaze: "Easy (1 dimension)", "Medium (2 dimensions)", "Hard (3+
+  dimensions)", with examples "Never enter yellow" (1), "If in blue, must
+  move right" (2), "If moved up into blue_green, must move right next" (3).
+  svot counts dimensions as the distinct predicates used (Zone, Move) plus
+  the distinct time steps beyond the first (t-1, t, t+1): the three examples
+  give 1, 2 and 3. "Never move up twice in a row" (Move at t-1 and t) is
+  medium, "Stay out of yellow and orange" (one predicate, one step) easy.
+* QuestMaze: "Easy: Seen, Moved or NOT forms", "Medium: Count", "Hard:
+  (TargetIs(A) -> ...) AND (TargetIs(B) -> ...)": a rule with an implication
+  that involves ``TargetIs`` (target-conditional) is hard, else a rule with
+  ``Count`` is medium, else easy.
+
 Semantic types (appendix C.1; not mutually exclusive)
 -----------------------------------------------------
 * **direction-dependent**: mentions a move direction (a ``Move`` or ``Moved`` atom).
@@ -30,10 +47,13 @@ Semantic types (appendix C.1; not mutually exclusive)
 
 from __future__ import annotations
 
+from svot.errors import ConfigError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.rules import ast as A
 
 DIFFICULTIES = ("easy", "medium", "hard")
+#: Difficulty schemes: the paper's connective count, or the authors' prompt tiers.
+TIERS = ("paper", "authors")
 SEMANTIC_TYPES = ("direction-dependent", "history-dependent", "requirement", "prohibition")
 
 
@@ -46,6 +66,36 @@ def difficulty(formula) -> str:
     """``"easy"`` (0 binary connectives), ``"medium"`` (1) or ``"hard"`` (2+)."""
     k = connective_count(formula)
     return DIFFICULTIES[min(k, 2)]
+
+
+def dimensions(formula) -> int:
+    """The authors' RegularMaze "dimensions": distinct predicates + extra time steps."""
+    timed = [a for a in A.atoms(formula) if isinstance(a, A.TIME_ATOMS)]
+    kinds = {type(a) for a in timed}
+    offsets = {a.offset for a in timed}
+    return len(kinds) + max(0, len(offsets) - 1)
+
+
+def authors_difficulty(formula) -> str:
+    """The tier the authors' generation prompts give (see the module docstring)."""
+    nodes = A.atoms(formula)
+    if any(isinstance(a, A.TIME_ATOMS) for a in nodes):
+        return DIFFICULTIES[min(max(dimensions(formula), 1), 3) - 1]
+    if any(isinstance(n, A.Implies) and any(isinstance(a, A.TargetIs) for a in A.atoms(n))
+           for n in A.walk(formula)):
+        return "hard"
+    if any(isinstance(a, A.Count) for a in nodes):
+        return "medium"
+    return "easy"
+
+
+def difficulty_under(formula, tiers: str = "paper") -> str:
+    """``difficulty`` (``tiers="paper"``) or ``authors_difficulty`` (``"authors"``)."""
+    if tiers == "paper":
+        return difficulty(formula)
+    if tiers == "authors":
+        return authors_difficulty(formula)
+    raise ConfigError(f"difficulty tiers: expected one of {list(TIERS)}, got {tiers!r}")
 
 
 def _constraint_literals(node, positive: bool, out: list) -> None:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import os
 from functools import lru_cache
+from pathlib import Path
 
 from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import RuleError, RuleFileError
-from svot.rulemaze.rules.analysis import DIFFICULTIES, SEMANTIC_TYPES
+from svot.rulemaze.rules.analysis import DIFFICULTIES, SEMANTIC_TYPES, TIERS, scenario_of
+from svot.rulemaze.rules.parser import parse_formula
 from svot.rulemaze.rules.record import SPLITS, Rule
 
 # (id, stated difficulty, split, natural language, logic)
@@ -187,42 +189,78 @@ def rule_by_id(rule_id: str) -> Rule:
 
 
 # ------------------------------------------------------------------ JSON loading
-_REQUIRED = ("id", "natural_language", "logic", "scenario")
-_OPTIONAL = ("difficulty", "semantic_type", "split")
+_REQUIRED = ("natural_language", "logic")
+_OPTIONAL = ("id", "scenario", "difficulty", "semantic_type", "split")
+#: ``cnf_style`` is the authors' name for ``logic``.
+_ALIASES = {"cnf_style": "logic"}
+#: Fields of the authors' validator-code entries (the trailing dict of a rule set after
+#: their state 3/4): svot compiles the logic itself, so these entries are skipped.
+_AUTHORS_CODE_FIELDS = ("generated_code", "function_name", "parameters", "original_code_response")
 
 
-def _rule_from_record(rec, path: str, index: int, seen_ids: dict) -> Rule:
+def _clean_logic(text: str) -> str:
+    """Backticks removed (the authors' code strips them too) and surrounding quotes."""
+    return text.replace("`", "").strip().strip('"').strip()
+
+
+def _rule_from_record(rec, path: str, index: int, seen_ids: dict, tiers: str) -> Rule:
     def fail(msg: str, fld: str | None = None):
         raise RuleFileError(msg, path=path, index=index, field=fld)
 
     if not isinstance(rec, dict):
         fail(f"expected a JSON object, got {type(rec).__name__}")
+    for alias, name in _ALIASES.items():
+        if alias in rec:
+            if name in rec:
+                fail(f"give either {name!r} or {alias!r}, not both", alias)
+            rec = {(name if k == alias else k): v for k, v in rec.items()}
     for key in rec:
         if key not in _REQUIRED + _OPTIONAL:
-            fail(f"unknown field (allowed: {', '.join(_REQUIRED + _OPTIONAL)})", key)
-    for key in _REQUIRED:
+            fail(f"unknown field (allowed: {', '.join(_REQUIRED + _OPTIONAL + tuple(_ALIASES))})", key)
+    for key in _REQUIRED + ("id", "scenario"):
         if key not in rec:
-            fail("missing field", key)
+            if key in _REQUIRED:
+                fail("missing field" + (" (or 'cnf_style')" if key == "logic" else ""), key)
+            continue
         if not isinstance(rec[key], str) or not rec[key].strip():
             fail(f"expected a non-empty string, got {rec[key]!r}", key)
-    try:
-        scenario = S.normalize_scenario(rec["scenario"])
-    except ValueError as exc:
-        fail(str(exc), "scenario")
-    rid = rec["id"].strip()
+    logic = _clean_logic(rec["logic"])
+    if "scenario" in rec:
+        try:
+            scenario = S.normalize_scenario(rec["scenario"])
+        except ValueError as exc:
+            fail(str(exc), "scenario")
+    else:  # the authors' files carry no scenario: the predicates tell it
+        try:
+            scenario = scenario_of(parse_formula(logic))
+        except RuleError as exc:
+            fail(str(exc), "logic")
+        if scenario is None:
+            fail("mixes RegularMaze (Zone/Move) and QuestMaze predicates; add a 'scenario' field",
+                 "logic")
+    rid = rec["id"].strip() if "id" in rec else f"{Path(path).stem}-{index + 1:03d}"
     if rid in seen_ids:
         fail(f"duplicate id {rid!r} (already used by {seen_ids[rid]})", "id")
     split = rec.get("split")
     if split is not None and split not in SPLITS:
         fail(f"expected one of {list(SPLITS)}, got {split!r}", "split")
     try:
-        rule = Rule.make(rid, rec["natural_language"].strip(), rec["logic"], scenario, split)
+        rule = Rule.make(rid, rec["natural_language"].strip().strip('"'), logic, scenario, split)
     except RuleError as exc:
         fail(str(exc), "logic")
-    if "difficulty" in rec and rec["difficulty"] != rule.difficulty:
-        fail(f"stated {rec['difficulty']!r} but the logic has {rule.difficulty!r} difficulty "
-             f"(easy: no AND/OR/->, medium: one, hard: two or more); "
-             f"expected one of {list(DIFFICULTIES)}", "difficulty")
+    if "difficulty" in rec:
+        stated = rec["difficulty"]
+        if not isinstance(stated, str) or stated.strip().lower() not in DIFFICULTIES:
+            fail(f"expected one of {list(DIFFICULTIES)} (any case), got {stated!r}", "difficulty")
+        computed = {t: rule.difficulty_under(t) for t in TIERS}
+        if stated.strip().lower() != computed[tiers]:
+            other = [t for t in TIERS if t != tiers][0]
+            hint = (f"; it is {computed[other]!r} under the {other} tiers, so pass "
+                    f"--difficulty-tiers {other} (tiers={other!r})"
+                    if stated.strip().lower() == computed[other] else
+                    "; fix the label or drop the field (svot computes the difficulty)")
+            fail(f"stated {stated!r} but the logic {rule.logic} is {computed[tiers]!r} under the "
+                 f"{tiers} tiers ({TIER_RULES[tiers]}){hint}", "difficulty")
     if "semantic_type" in rec:
         st = rec["semantic_type"]
         if isinstance(st, str):
@@ -236,18 +274,58 @@ def _rule_from_record(rec, path: str, index: int, seen_ids: dict) -> Rule:
     return rule
 
 
-def load_rules(path: str | os.PathLike, *, check_bank_ids: bool = True) -> list[Rule]:
-    """Rules from a JSON file: a list of records, or ``{"rules": [...]}``.
+TIER_RULES = {
+    "paper": "easy: no AND/OR/->, medium: one, hard: two or more",
+    "authors": "RegularMaze by dimensions 1/2/3+, QuestMaze: target-conditional hard, Count medium, "
+               "else easy",
+}
 
-    Each record needs ``id``, ``natural_language``, ``logic`` and ``scenario``;
-    ``difficulty``, ``semantic_type`` and ``split`` are optional and, when
-    present, must agree with what the logic gives. Ids must be unique in the
-    file and (with ``check_bank_ids``) distinct from the bank's.
+
+def _flatten(data: list, path: str) -> list:
+    """Records in file order. The authors' rule-set files are lists of lists (one rule per
+    set, possibly followed by a validator-code entry, which is dropped)."""
+    out = []
+    for k, entry in enumerate(data):
+        if not isinstance(entry, list):
+            out.append(entry)
+            continue
+        for rec in entry:
+            if isinstance(rec, dict) and "logic" not in rec and "cnf_style" not in rec and \
+                    any(f in rec for f in _AUTHORS_CODE_FIELDS):
+                continue
+            if isinstance(rec, list):
+                raise RuleFileError(f"rule set #{k}: expected rule objects, got a nested list",
+                                    path=path)
+            out.append(rec)
+    return out
+
+
+def load_rules(path: str | os.PathLike, *, check_bank_ids: bool = True,
+               tiers: str = "paper") -> list[Rule]:
+    """Rules from a JSON file: svot's layout or the RuleMaze authors'.
+
+    The file holds a list of records, ``{"rules": [...]}``, or (the authors'
+    rule-set files) a list of lists of records, read in order; entries of a
+    rule set that carry only the authors' validator code (``generated_code``,
+    ``function_name``...) are skipped, svot compiles the logic itself.
+
+    A record needs ``natural_language`` and ``logic`` (or the authors'
+    ``cnf_style``; backticks and surrounding quotes are stripped, as the
+    authors' code does). ``id`` defaults to ``<file stem>-<n>`` (n = 1-based
+    rule number in the file); ``scenario`` defaults to the one whose
+    predicates the logic uses. ``difficulty`` (any case: the authors write
+    ``Easy``/``Medium``/``Hard``), ``semantic_type`` and ``split`` are optional
+    and, when present, must agree with what the logic gives (difficulty under
+    ``tiers``: ``"paper"`` or ``"authors"``, see :mod:`.analysis`). Ids must be
+    unique in the file and (with ``check_bank_ids``) distinct from the bank's.
 
     Raises:
         RuleFileError: naming the file, the 0-based rule index and the field.
     """
     path = os.fspath(path)
+    if tiers not in TIERS:
+        raise RuleFileError(f"difficulty tiers: expected one of {list(TIERS)}, got {tiers!r}",
+                            path=path)
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
@@ -266,8 +344,13 @@ def load_rules(path: str | os.PathLike, *, check_bank_ids: bool = True) -> list[
         raise RuleFileError(f"expected a list of rules, got {type(data).__name__}", path=path)
     seen_ids = {r.id: "the built-in bank" for r in builtin_rules()} if check_bank_ids else {}
     out = []
-    for i, rec in enumerate(data):
-        rule = _rule_from_record(rec, path, i, seen_ids)
+    for i, rec in enumerate(_flatten(data, path)):
+        rule = _rule_from_record(rec, path, i, seen_ids, tiers)
         seen_ids[rule.id] = f"rule #{i}"
         out.append(rule)
     return out
+
+
+def tier_changes(scenario: str | None = None) -> list[Rule]:
+    """Bank rules whose group differs between the paper's and the authors' tiers."""
+    return [r for r in builtin_rules(scenario) if r.difficulty != r.difficulty_under("authors")]

@@ -6,9 +6,20 @@ Semantics (see :mod:`svot.rulemaze.trajectory` for steps):
   when ``0 <= t+k <= T``.
 * ``Move(t+k, d)`` holds when the move taken from step ``t+k`` is ``d``; it
   exists when ``0 <= t+k <= T-1`` (the last step has no move).
+* Start/goal exemption (the authors' ``valid_defaults = {"green", "red"}``):
+  in a rule *without a condition* (no ``->`` anywhere), a ``Zone`` atom naming
+  a zone colour (anything but ``green`` / ``red``) does not see the start and
+  goal cells: an instance at which such an atom would look at a cell showing
+  ``green`` or ``red`` is exempt. So "only walk on pink" (``Zone(t,"pink")``)
+  holds on the green start and the red goal, as in the authors' "Type A,
+  global positive" validators. In a conditional rule (the authors' "Type C",
+  valid_defaults not applied) and for atoms naming ``green`` / ``red`` every
+  cell is seen: ``Zone(t,"blue_green") -> Zone(t+1,"yellow")`` is broken by
+  stepping from blue-green onto the red goal. Prohibitions are unaffected (a
+  start or goal cell never shows a zone colour).
 * A formula with time-indexed terms must hold at every step ``t`` in ``0..T``
-  at which all of its time-indexed terms exist; steps where some term is
-  missing impose nothing, and a trajectory too short for any such step
+  at which all of its time-indexed terms exist and none is exempt; other
+  steps impose nothing, and a trajectory too short for any such step
   satisfies the rule vacuously.
 * History atoms are evaluated over the whole trajectory (steps ``0..T``):
 
@@ -150,14 +161,20 @@ class Validator:
         # t must satisfy t + k >= 0 for every term, t + k <= T for Zone, <= T - 1 for Move.
         self._t_min = max([0] + [-a.offset for a in timed])
         self._t_slack = min([0] + [-a.offset - (1 if isinstance(a, A.Move) else 0) for a in timed])
+        # offsets of Zone atoms that do not see the start / goal cells (valid_defaults)
+        conditional = any(isinstance(n, A.Implies) for n in A.walk(formula))
+        self._exempt_offsets = () if conditional else tuple(sorted(
+            {a.offset for a in timed if isinstance(a, A.Zone) and a.colour not in S.ZONE_EXEMPT}))
 
     def __repr__(self) -> str:
         return f"Validator({self.text!r})"
 
     # ------------------------------------------------------------------ internals
-    def _steps(self, traj: Trajectory) -> range:
-        """The steps t at which every time-indexed term exists."""
-        return range(self._t_min, traj.length + self._t_slack + 1)
+    def _steps(self, traj: Trajectory) -> list[int]:
+        """The steps t at which every time-indexed term exists and no zone term is exempt."""
+        s, ks = traj.symbols, self._exempt_offsets
+        return [t for t in range(self._t_min, traj.length + self._t_slack + 1)
+                if not any(s[t + k] in S.ZONE_EXEMPT for k in ks)]
 
     def _history_values(self, traj: Trajectory, final: bool) -> dict:
         values = {}

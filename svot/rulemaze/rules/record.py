@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from svot.rulemaze import symbols as S
-from svot.rulemaze.rules.analysis import difficulty as _difficulty, semantic_types
+from svot.rulemaze.rules.analysis import difficulty as _difficulty, difficulty_under, semantic_types
 from svot.rulemaze.rules.parser import parse_formula
 from svot.rulemaze.rules.printer import format_formula
 
@@ -50,6 +50,11 @@ class Rule:
         return cls(id=id, natural_language=natural_language, logic=format_formula(formula),
                    difficulty=_difficulty(formula), scenario=scenario,
                    semantic_type=semantic_types(formula), split=split, formula=formula)
+
+    def difficulty_under(self, tiers: str = "paper") -> str:
+        """The difficulty under the paper's connective count (``"paper"``, = ``difficulty``)
+        or the authors' prompt tiers (``"authors"``, :func:`~.analysis.authors_difficulty`)."""
+        return self.difficulty if tiers == "paper" else difficulty_under(self.formula, tiers)
 
     def to_dict(self) -> dict:
         out = {"id": self.id, "natural_language": self.natural_language, "logic": self.logic,
