@@ -120,7 +120,7 @@ def test_malformed_problem_names_line(old, new, message):
 
 
 @pytest.mark.pddlgym
-@pytest.mark.parametrize("name", DOMAINS + ("regularmaze", "questmaze"))
+@pytest.mark.parametrize("name", DOMAINS + ("regularmaze", "questmaze", "questmaze5"))
 def test_svot_reader_and_pddlgym_parse_every_shipped_domain_alike(name):
     """svot parses without PDDLGym; the outside parser must read each shipped file the same way."""
     from svot.pddl.pddlgym_compat import load_domain_via_pddlgym
@@ -136,7 +136,7 @@ def test_domains_parse_without_pddlgym_imported():
         "import sys, svot, gymnasium as gym\n"
         "env = gym.make('SVoT/Sokoban-5x5-v0'); env.reset(seed=0); env.step(0)\n"
         "from svot.pddl import load_domain\n"
-        "[load_domain(n) for n in ('maze','frozenlake','sokoban','pacman','gather','regularmaze','questmaze')]\n"
+        "[load_domain(n) for n in ('maze','frozenlake','sokoban','pacman','gather','regularmaze','questmaze','questmaze5')]\n"
         "assert 'pddlgym' not in sys.modules and 'gym' not in sys.modules, sorted(sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
