@@ -56,6 +56,7 @@ from svot.dataset.spec import (
 )
 from svot.dataset.outdir import MANIFEST, PARTS, prepare_output, remove
 from svot.dataset.writers import (
+    LLAMA_FACTORY_INFO,
     atomic_write_json,
     read_arrow,
     sha256_file,
@@ -483,6 +484,8 @@ def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:
         else:
             split_dir = out / j.name / j.split
             files.append(split_dir / "metadata.jsonl")
+            if (split_dir / LLAMA_FACTORY_INFO).exists():
+                files.append(split_dir / LLAMA_FACTORY_INFO)
             files.extend(sorted((split_dir / "images").iterdir()))
     return files + [out / CARD]
 

@@ -127,7 +127,20 @@ def write_imagefolder(table: pa.Table, split_dir: Path, view: str) -> list[Path]
         lines.append(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
     meta = split_dir / "metadata.jsonl"
     atomic_write_bytes(meta, ("\n".join(lines) + "\n").encode())
+    if view == "predictions":  # LLaMA-Factory's alpaca layout: <image> placeholders in prompt, file_names in order
+        atomic_write_json(split_dir / LLAMA_FACTORY_INFO, llama_factory_info(split_dir))
     return [meta] + sorted(images_dir.iterdir())
+
+
+LLAMA_FACTORY_INFO = "dataset_info.json"
+
+
+def llama_factory_info(split_dir: Path) -> dict:
+    """A LLaMA-Factory ``dataset_info.json`` entry for a predictions-view split: ``--dataset_dir`` and
+    ``--media_dir`` are the split directory; ``prompt`` holds one ``<image>`` per entry of ``file_names``."""
+    name = "svot_" + "_".join(split_dir.parts[-2:]).replace("-", "_")
+    return {name: {"file_name": "metadata.jsonl", "formatting": "alpaca",
+                   "columns": {"prompt": "prompt", "response": "target", "images": "file_names"}}}
 
 
 def sha256_file(path: Path) -> str:

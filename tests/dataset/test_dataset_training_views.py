@@ -187,3 +187,22 @@ def test_records_count_matches_the_instances(view_exports):
                "mvot": st["steps"] + st["instances"], "tcot": st["instances"]}[view]
         assert st["records"] == per, view
     assert SPLITS["val"].sequences == 2
+
+
+def test_predictions_jsonl_carries_a_llama_factory_entry(tmp_path):
+    """LLaMA-Factory's alpaca converter: prompt -> user turn, target -> response, file_names -> images
+    resolved under --media_dir; its mm_plugin wants one ``<image>`` in the text per image."""
+    cfg = make_config(tmp_path, domains=["sokoban"], sizes=[4], splits=["val"], view="predictions", format="jsonl",
+                      maps_per_split=SMALL)
+    res = export(cfg, quiet=True)
+    split_dir = tmp_path / "sokoban-4x4" / "val"
+    (entry,) = json.loads((split_dir / "dataset_info.json").read_text()).values()
+    assert entry["formatting"] == "alpaca"
+    cols = entry["columns"]
+    rows = [json.loads(x) for x in (split_dir / entry["file_name"]).read_text().splitlines()]
+    assert len(rows) == res.rows[0].stats["records"]
+    for r in rows:
+        assert isinstance(r[cols["response"]], str) and r[cols["response"]]
+        assert r[cols["prompt"]].count("<image>") == len(r[cols["images"]]) >= 1
+        assert all((split_dir / f).is_file() for f in r[cols["images"]])
+    assert "sokoban-4x4/val/dataset_info.json" in res.manifest["files"]
