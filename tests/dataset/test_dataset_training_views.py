@@ -206,3 +206,19 @@ def test_predictions_jsonl_carries_a_llama_factory_entry(tmp_path):
         assert r[cols["prompt"]].count("<image>") == len(r[cols["images"]]) >= 1
         assert all((split_dir / f).is_file() for f in r[cols["images"]])
     assert "sokoban-4x4/val/dataset_info.json" in res.manifest["files"]
+
+
+def test_cli_method_view_same_bytes_with_two_workers(tmp_path, capsys):
+    from svot.cli import main
+
+    args = ["export", "--domains", "gather", "--sizes", "4", "--splits", "val", "--maps-per-split", "2",
+            "--chunk-maps", "1", "--view", "mvot", "--quiet"]
+    assert main(args + ["--out", str(tmp_path / "a")]) == 0
+    assert main(args + ["--out", str(tmp_path / "b"), "--workers", "2"]) == 0
+    a, b = (tmp_path / x / "gather-4x4" / "val.parquet" for x in "ab")
+    assert a.read_bytes() == b.read_bytes()
+    assert (tmp_path / "a" / "README.md").read_bytes() == (tmp_path / "b" / "README.md").read_bytes()
+    capsys.readouterr()
+    assert main(["export", "--domains", "gather", "--sizes", "4", "--view", "w/o-v", "--out", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown view 'w/o-v'" in err and all(m in err for m in METHODS)
