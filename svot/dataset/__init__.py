@@ -55,7 +55,7 @@ descriptions), :mod:`~svot.dataset.prompts`, :mod:`~svot.dataset.records` (row
 layout, schema), :mod:`~svot.dataset.writers`, :mod:`~svot.dataset.export`.
 """
 
-from svot.dataset.chat import VIEWS, as_messages, to_messages
+from svot.dataset.chat import VIEWS, as_classification, as_messages, to_messages
 from svot.dataset.choices import build_choices, check_choices
 from svot.dataset.export import ExportConfig, ExportResult, export, format_summary, make_config
 from svot.dataset.methods import METHODS, method_samples
@@ -80,6 +80,7 @@ __all__ = [
     "TABLE5_PREDICTIONS",
     "TABLE5_SIZES",
     "VIEWS",
+    "as_classification",
     "as_messages",
     "build_chain",
     "build_choices",

@@ -175,6 +175,19 @@ def to_messages(inst, method: str = "svot", image_size: int = 256) -> list[dict]
     return [sample_record(inst, s, method, image_of) for s in method_samples(inst, method)]
 
 
+def as_classification(record: dict) -> dict:
+    """A goal record in its four-choice form (Table 1's "C"): ``prompt_classification`` as the prompt
+    and the correct letter as the completion; other records unchanged. ``ds.map(as_classification)``
+    turns a split into the classification task; ``choice_reward_fn`` scores it."""
+    if record.get("kind") != "goal" or not record.get("target_classification"):
+        return record
+    letter = record["target_classification"]
+    parts = not isinstance(record["completion"][0]["content"], str)
+    content = [{"type": "text", "text": letter}] if parts else letter
+    return {**record, "prompt": record["prompt_classification"], "target": letter,
+            "completion": [{"role": "assistant", "content": content}]}
+
+
 def as_messages(record: dict) -> list[dict]:
     """A prompt-completion record as one conversation (TRL's *conversational language modeling* form)."""
     return list(record["prompt"]) + list(record["completion"])

@@ -11,7 +11,8 @@ from PIL import Image
 from svot.dataset import SPLITS, VIEWS, export, iter_split, make_config, to_messages
 from svot.dataset.card import HUB_SPLITS
 from svot.dataset.methods import METHODS
-from svot.metrics.grpo import goal_reward_fn, reasoning_reward_fn, state_reward_fn
+from svot.dataset import as_classification
+from svot.metrics.grpo import choice_reward_fn, goal_reward_fn, reasoning_reward_fn, state_reward_fn
 
 datasets = pytest.importorskip("datasets", reason="the dev extra brings datasets")
 datasets.disable_progress_bars()
@@ -113,6 +114,15 @@ def test_rewards_score_the_ground_truth_completions(inst):
         for fn in (state_reward_fn, goal_reward_fn) if method != "tcot" else (goal_reward_fn,):
             got = [x for x in fn(completions=comps, **cols) if x is not None]
             assert got and all(x == 1.0 for x in got), (method, fn.__name__, got)
+        cls = [as_classification(r) for r in recs]
+        goals = [r for r in cls if r["kind"] == "goal"]
+        assert [r["target"] for r in goals] == [inst.correct_letter]
+        assert sum(p["type"] == "image" for p in _parts(goals[0])) == len(goals[0].get("images", [])) \
+            if method != "wo-v" else isinstance(_parts(goals[0]), str)
+        assert "Choose one of" in "".join(_texts(_parts(goals[0])))
+        cols = {k: [r[k] for r in cls] for k in cls[0] if k not in ("prompt", "completion")}
+        got = [x for x in choice_reward_fn(completions=[r["completion"] for r in cls], **cols) if x is not None]
+        assert got == [1.0]
         if method == "svot":
             got = [x for x in reasoning_reward_fn(completions=comps, **cols) if x is not None]
             assert len(got) == 2 * inst.n_steps and min(got) > 0.0
