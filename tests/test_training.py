@@ -104,3 +104,20 @@ def test_grpo_vision_view_with_svot_rewards(inst, tmp_path):
     # a text model draws no image: r_v is computed and is 0; r_c is computed on the c^v text
     assert log["rewards/visual_reward_fn/mean"] == 0.0 and log["rewards/reasoning_reward_fn/mean"] is not None
     assert log["rewards/state_reward_fn/mean"] is None
+
+
+@pytest.mark.slow
+def test_sft_rulemaze_stepwise_trl_records(tmp_path):
+    """RuleMaze step-wise samples (one image each, --formats trl) through SFTTrainer on a tiny Qwen2-VL."""
+    from svot.rulemaze import dataset as D
+
+    cfg = D.make_config(tmp_path / "rm", scenarios=["RegularMaze"], seed=3, train=2, test_per_group=1,
+                        pool_size=600, formats="trl", image_size=96)
+    D.export(cfg, quiet=True)
+    train = datasets.load_dataset("parquet", data_files=str(tmp_path / "rm" / "regularmaze" / "trl" /
+                                                            "train_stepwise.parquet"),
+                                  cache_dir=str(tmp_path / ".hf"))["train"].select(range(2))
+    model, proc = tiny_vision_model(texts_of(train))
+    args = SFTConfig(output_dir=str(tmp_path / "out"), per_device_train_batch_size=2, max_length=None, **COMMON)
+    log = _train(SFTTrainer(model=model, args=args, train_dataset=train, processing_class=proc))
+    assert log["loss"] > 0

@@ -81,7 +81,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--test-fraction", type=float, help="share of the pool reserved for test mazes (default 0.2)")
     p.add_argument("--min-moves", type=int, help="shortest ground truth kept (default 3, the paper's test "
                                                  "lengths 3-8)")
-    p.add_argument("--formats", default="parquet,sharegpt", help="parquet and/or sharegpt (default both)")
+    p.add_argument("--formats", default="parquet,sharegpt", help="parquet, sharegpt and/or trl (step-wise and predict records for TRL); "
+                        "default parquet,sharegpt")
     p.add_argument("--image-size", type=int, default=256, help="image side in pixels (default 256)")
     p.add_argument("--chunk-items", type=int, help="items per work unit (default 100)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (output is the same for any number)")

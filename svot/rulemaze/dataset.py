@@ -39,6 +39,8 @@ the maze image, ``function_call`` / ``observation`` pairs, the final
     out/<...>/sharegpt/{train,test}.json, images/<sha256>.png,   --formats sharegpt
                        {train,test}_stepwise.json,               (LLaMA-Factory; see
                        test_predict.json, dataset_info.json       docs/training.md)
+    out/<...>/trl/{train,test}_stepwise.parquet,                 --formats trl (opt-in; TRL's
+                  test_predict.parquet                            conversational records)
     out/manifest.json                                            arguments, pools, rules, counts, sha256 of every file
 
 Parquet rows keep images as Hugging Face ``Image`` structs ``{bytes, path}``
@@ -76,6 +78,7 @@ from svot.dataset.records import (
     encode_png,
     png_name,
 )
+from svot.dataset.chat import content_parts
 from svot.dataset.outdir import MANIFEST, PARTS, prepare_output, remove
 from svot.dataset.writers import (
     atomic_write_bytes,
@@ -108,8 +111,10 @@ DEFAULT_CHUNK_ITEMS = 100
 #: Shortest ground truth kept: the paper reports its RegularMaze test set by action lengths
 #: [3-4], [5-6], [7-8] (appendix D, Fig. 2), i.e. no item is solved in one or two moves.
 DEFAULT_MIN_MOVES = 3
-FORMATS = ("parquet", "sharegpt")
+FORMATS = ("parquet", "sharegpt", "trl")
+DEFAULT_FORMATS = ("parquet", "sharegpt")
 SHAREGPT_DIR = "sharegpt"
+TRL_DIR = "trl"
 
 
 # --------------------------------------------------------------------------- seeds
@@ -407,7 +412,7 @@ class ExportConfig:
     test_fraction: float = DEFAULT_TEST_FRACTION
     min_moves: int = DEFAULT_MIN_MOVES
     extra_rules: str | None = None  # a rules JSON file
-    formats: tuple[str, ...] = FORMATS
+    formats: tuple[str, ...] = DEFAULT_FORMATS
     image_size: int = 256
     chunk_items: int = DEFAULT_CHUNK_ITEMS
 
@@ -445,7 +450,7 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
                 test_per_group: int = PAPER_TEST_PER_GROUP, pool_size: int = DEFAULT_POOL_SIZE,
                 pool: str | os.PathLike | None = None, test_fraction: float = DEFAULT_TEST_FRACTION,
                 min_moves: int = DEFAULT_MIN_MOVES,
-                rules: str | os.PathLike | None = None, formats=FORMATS, image_size: int = 256,
+                rules: str | os.PathLike | None = None, formats=DEFAULT_FORMATS, image_size: int = 256,
                 chunk_items: int = DEFAULT_CHUNK_ITEMS) -> ExportConfig:
     """Check the arguments and resolve them into an :class:`ExportConfig`.
 
@@ -577,6 +582,8 @@ def _final_paths(out: Path, cfg: ExportConfig, job: SplitJob) -> list[Path]:
         paths.append(out / job.dir / f"{job.split}.parquet")
     if "sharegpt" in cfg.formats:
         paths += [out / job.dir / SHAREGPT_DIR / f"{stem}.json" for stem in SHAREGPT_KINDS[job.split]]
+    if "trl" in cfg.formats:
+        paths += [out / job.dir / TRL_DIR / f"{stem}.parquet" for stem in TRL_KINDS[job.split]]
     return paths
 
 
@@ -705,6 +712,8 @@ def _merge(out: Path, cfg: ExportConfig, job: SplitJob) -> None:
         write_parquet(table, out / job.dir / f"{job.split}.parquet")
     if "sharegpt" in cfg.formats:
         write_sharegpt(table, out / job.dir / SHAREGPT_DIR, job.split)
+    if "trl" in cfg.formats:
+        write_trl(table, out / job.dir / TRL_DIR, job.split)
     atomic_write_json(_stats_path(out, job), dict(sorted(stats.items())))
     for p in paths:
         p.unlink()
@@ -811,6 +820,38 @@ def write_sharegpt(table: pa.Table, sdir: Path, split: str) -> None:
         atomic_write_bytes(sdir / f"{stem}.json", _json_list(recs))
     have = [stem for sp in SPLITS for stem in SHAREGPT_KINDS[sp] if (sdir / f"{stem}.json").exists()]
     atomic_write_json(sdir / "dataset_info.json", dataset_info(f"rulemaze_{sdir.parent.name}", have))
+
+
+#: TRL files per split (conversational prompt-completion Parquet, images as Image structs).
+TRL_KINDS = {"train": ("train_stepwise",), "test": ("test_stepwise", "test_predict")}
+_TRL_PART = {"type": STR, "text": STR}
+_TRL_MESSAGE = {"role": STR, "content": [_TRL_PART]}
+TRL_FEATURES = {"id": STR, "scenario": STR, "group": STR, "step": I32, "prompt": [_TRL_MESSAGE],
+                "completion": [_TRL_MESSAGE], "images": [IMAGE], "ground_truth": [STR]}
+TRL_SCHEMA = arrow_schema(TRL_FEATURES)
+
+
+def trl_record(sample: dict, ground_truth: list[str]) -> dict:
+    """A ShareGPT step-wise or predict sample as TRL's conversational prompt-completion record: the user
+    turn cut into text and image parts at its ``<image>``, the response (tool call JSON or final
+    answer) as the assistant's text."""
+    user, reply = sample["messages"][0], sample["messages"][-1]
+    return {"id": sample["id"], "scenario": sample["scenario"], "group": sample["group"],
+            "step": int(sample.get("step", 0)),
+            "prompt": [{"role": "user", "content": content_parts(user["content"])}],
+            "completion": [{"role": "assistant", "content": [{"type": "text", "text": reply["content"]}]}],
+            "images": sample["images"], "ground_truth": list(ground_truth)}
+
+
+def write_trl(table: pa.Table, tdir: Path, split: str) -> None:
+    """``<tdir>/<split>_stepwise.parquet`` and, for the test split, ``test_predict.parquet``."""
+    rows = table.select(["id", "scenario", "group", "rule", "rule_logic", "ground_truth", "answer",
+                         "messages", "images", "tools"]).to_pylist()
+    files = {f"{split}_stepwise": [trl_record(x, r["ground_truth"]) for r in rows for x in stepwise_records(r)]}
+    if split == "test":
+        files["test_predict"] = [trl_record(predict_record(r), r["ground_truth"]) for r in rows]
+    for stem, recs in files.items():
+        write_parquet(pa.Table.from_pylist(recs, schema=TRL_SCHEMA), tdir / f"{stem}.parquet")
 
 
 def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:

@@ -293,3 +293,31 @@ def test_extra_rules_and_pool_files(tmp_path, pools):
     record = D.build_item(medium[0])
     assert record["group"] == "unseen-medium" and record["rule_split"] == "unseen"
     assert Path(cfg.pool_files[0][1]).name == "RegularMaze-3x3.jsonl"
+
+
+def test_trl_records_match_the_sharegpt_samples(tmp_path):
+    """--formats trl: the step-wise and predict samples as TRL conversational records, one image part each."""
+    datasets = pytest.importorskip("datasets", reason="the dev extra brings datasets")
+    cfg = D.make_config(tmp_path, scenarios=["QuestMaze"], seed=3, train=3, test_per_group=1, pool_size=800,
+                        formats="sharegpt,trl", image_size=128)
+    result = D.export(cfg, quiet=True)
+    sdir, tdir = tmp_path / "questmaze" / D.SHAREGPT_DIR, tmp_path / "questmaze" / D.TRL_DIR
+    assert {f"questmaze/trl/{s}.parquet" for s in ("train_stepwise", "test_stepwise", "test_predict")} \
+        <= set(result.manifest["files"])
+    for stem in ("train_stepwise", "test_stepwise", "test_predict"):
+        shared = json.loads((sdir / f"{stem}.json").read_text())
+        ds = datasets.load_dataset("parquet", data_files=str(tdir / f"{stem}.parquet"),
+                                   cache_dir=str(tmp_path / ".hf"))["train"]
+        assert len(ds) == len(shared)
+        for row, sg in zip(ds, shared):
+            content = row["prompt"][0]["content"]
+            assert content[0]["type"] == "image" and [p["type"] for p in content[1:]] == ["text"]
+            assert "<image>" not in content[1]["text"] and content[1]["text"] == sg["messages"][0]["content"][7:]
+            assert row["completion"][0]["content"][0]["text"] == sg["messages"][-1]["content"]
+            (img,) = row["images"]
+            assert np.array_equal(np.asarray(img.convert("RGB")),
+                                  np.asarray(Image.open(sdir / sg["images"][0]).convert("RGB")))
+    from svot.rulemaze.evaluate import load_truth
+
+    truth = load_truth(tdir / "test_predict.parquet")
+    assert len(truth) == 4 and all(t.actions for t in truth.values())
