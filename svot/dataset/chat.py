@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import json
 
+from PIL import Image
+
 from svot.dataset import records
 from svot.dataset.methods import (
     DRAWS,
@@ -163,8 +165,6 @@ def to_messages(inst, method: str = "svot", image_size: int = 256) -> list[dict]
     Same records as ``svot export --view <method>`` writes, ready for TRL's
     ``SFTTrainer`` / ``GRPOTrainer`` (e.g. ``datasets.Dataset.from_list``).
     """
-    from PIL import Image  # Pillow: a core dependency, imported here to keep this module light
-
     cache: dict = {}
 
     def image_of(i: int):
