@@ -116,7 +116,9 @@ def _export_args(p: argparse.ArgumentParser) -> None:
                         "needs svot[ray]; --workers sets the local Ray instance's CPUs, default all)")
     p.add_argument("--address", help="with --engine ray: a running Ray cluster (host:port or auto) instead of a local instance")
     p.add_argument("--format", default="parquet", help="parquet (default) or jsonl (ImageFolder: metadata.jsonl + PNG files)")
-    p.add_argument("--view", default="instances", help="instances (default: one row per instance) or predictions (one row per prediction)")
+    p.add_argument("--view", default="instances",
+                   help="instances (default: one row per instance), predictions (one row per prediction), or a method "
+                        "view as TRL conversational records: svot, wo-v, wo-rl-c, mvot, tcot, stepwise (docs/training.md)")
     p.add_argument("--image-size", type=int, default=256, help="image side in pixels (default 256)")
     p.add_argument("--maps-per-split", help="override the paper's map counts: N, or split=N,... (quick runs, tests)")
     p.add_argument("--chunk-maps", type=int, default=10, help="maps per work unit (default 10)")

@@ -41,6 +41,11 @@ What an instance is (decisions, with the module that owns each):
 * **Rows** (:mod:`~svot.dataset.records`): one per instance, or one per prediction
   (state and visualization per step, one goal record carrying both goal forms, so
   records = instances + 2 × steps as Table 5 counts them).
+* **Method views** (:mod:`~svot.dataset.methods`, :mod:`~svot.dataset.chat`): the
+  samples each compared method trains on (SVoT, w/o-V, w/o-RL-C, MVoT, T-CoT,
+  step-wise) as TRL conversational ``prompt`` / ``completion`` records with
+  image parts in prompt order and an ``images`` column (:func:`to_messages`
+  in memory, ``svot export --view <method>`` on disk; docs/training.md).
 
 Modules: :mod:`~svot.dataset.spec` (Table 5 as data, splits, seeds),
 :mod:`~svot.dataset.instance` (maps, sequences, instances),
@@ -50,8 +55,10 @@ descriptions), :mod:`~svot.dataset.prompts`, :mod:`~svot.dataset.records` (row
 layout, schema), :mod:`~svot.dataset.writers`, :mod:`~svot.dataset.export`.
 """
 
+from svot.dataset.chat import VIEWS, as_classification, as_messages, to_messages
 from svot.dataset.choices import build_choices, check_choices
 from svot.dataset.export import ExportConfig, ExportResult, export, format_summary, make_config
+from svot.dataset.methods import METHODS, method_samples
 from svot.dataset.instance import Instance, MapContext, MapPlan, Step, build_instance, iter_split, map_instances, plan_maps
 from svot.dataset.records import INSTANCE_FEATURES, PREDICTION_FEATURES, instance_record, prediction_records
 from svot.dataset.spec import LENGTHS, SPLIT_NAMES, SPLITS, TABLE5_PREDICTIONS, TABLE5_SIZES, predictions
@@ -63,6 +70,7 @@ __all__ = [
     "INSTANCE_FEATURES",
     "Instance",
     "LENGTHS",
+    "METHODS",
     "MapContext",
     "MapPlan",
     "PREDICTION_FEATURES",
@@ -71,6 +79,9 @@ __all__ = [
     "Step",
     "TABLE5_PREDICTIONS",
     "TABLE5_SIZES",
+    "VIEWS",
+    "as_classification",
+    "as_messages",
     "build_chain",
     "build_choices",
     "build_instance",
@@ -82,7 +93,9 @@ __all__ = [
     "iter_split",
     "make_config",
     "map_instances",
+    "method_samples",
     "plan_maps",
     "prediction_records",
     "predictions",
+    "to_messages",
 ]

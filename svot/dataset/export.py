@@ -39,7 +39,11 @@ import pyarrow as pa
 from svot._version import __version__
 from svot.parallel import process_pool
 from svot.dataset.instance import MapPlan, map_instances, plan_maps, split_letters
-from svot.dataset.records import PngCache, records_for, schema_for
+from svot.dataset.card import CARD, write_card
+from svot.dataset.chat import VIEWS
+from svot.dataset.chat import view_records as records_for
+from svot.dataset.chat import view_schema as schema_for
+from svot.dataset.records import PngCache
 from svot.dataset.spec import (
     P_APPLICABLE,
     SPLIT_NAMES,
@@ -53,6 +57,7 @@ from svot.dataset.spec import (
 )
 from svot.dataset.outdir import MANIFEST, PARTS, prepare_output, remove
 from svot.dataset.writers import (
+    LLAMA_FACTORY_INFO,
     atomic_write_json,
     read_arrow,
     sha256_file,
@@ -64,7 +69,6 @@ from svot.domains import get_spec
 from svot.errors import ConfigError, DatasetError
 
 FORMATS = ("parquet", "jsonl")
-VIEWS = ("instances", "predictions")
 DEFAULT_CHUNK_MAPS = 10
 STATS_KEYS = ("maps", "instances", "steps", "records", "inapplicable_steps", "plan_sequences", "ended_early", "images_encoded")
 
@@ -423,6 +427,8 @@ def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quie
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
     rows = [SummaryRow(j.name, j.split, json.loads(stats_path(out, j).read_text()), TABLE5_PREDICTIONS.get((j.domain, j.size), {}).get(j.split)) for j in jobs]
+    write_card(out, [dataset_name(d, n) for d, n in cfg.targets], list(cfg.splits), cfg.format, cfg.view,
+               cfg.fingerprint()["version"])
     manifest = _manifest(out, cfg, jobs, rows, command)
     atomic_write_json(out / MANIFEST, manifest)
     remove(out / PARTS)
@@ -477,8 +483,10 @@ def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:
         else:
             split_dir = out / j.name / j.split
             files.append(split_dir / "metadata.jsonl")
+            if (split_dir / LLAMA_FACTORY_INFO).exists():
+                files.append(split_dir / LLAMA_FACTORY_INFO)
             files.extend(sorted((split_dir / "images").iterdir()))
-    return files
+    return files + [out / CARD]
 
 
 def _manifest(out: Path, cfg: ExportConfig, jobs: list[SplitJob], rows: list[SummaryRow], command) -> dict:

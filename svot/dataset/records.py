@@ -12,7 +12,12 @@ concatenate.
 
 **Instance record** (``--view instances``, one row per instance): see
 :data:`INSTANCE_FEATURES`; ``steps`` is a list of per-step structs (action,
-state, texts, reasoning chains c^z and c^v, keywords, image, labels).
+state, texts, reasoning chains c^z and c^v, keywords, labels) and
+``step_images`` the images v_1..v_n in step order. The images live beside
+the structs, not in them: a struct holding both an ``Image`` and a nested
+list (``labels``) breaks ``datasets``' numpy / torch / pandas formatting
+("truth value of an array is ambiguous"), while this layout formats in all
+three.
 
 **Prediction record** (``--view predictions``, one row per prediction as
 Table 5 counts them): per step a ``state`` record (Eq. 3: prompt = task +
@@ -70,7 +75,6 @@ STEP = {
     "reasoning": STR,
     "reasoning_visual": STR,
     "keywords": [KEYWORD],
-    "image": IMAGE,
     "labels": [[STR]],
 }
 
@@ -94,6 +98,7 @@ INSTANCE_FEATURES = {
     "n_steps": I32,
     "ended_early": BOOL,
     "steps": [STEP],
+    "step_images": [IMAGE],
     "final_state": STR,
     "goal": STR,
     "answer": STR,
@@ -235,7 +240,6 @@ def instance_record(inst, pngs: PngCache) -> dict:
                 "reasoning": s.reasoning,
                 "reasoning_visual": s.reasoning_visual,
                 "keywords": s.keywords,
-                "image": image_value(pngs.get(d, s.state)),
                 "labels": s.labels,
             }
         )
@@ -259,6 +263,7 @@ def instance_record(inst, pngs: PngCache) -> dict:
         "n_steps": inst.n_steps,
         "ended_early": inst.ended_early,
         "steps": steps,
+        "step_images": [image_value(pngs.get(d, s.state)) for s in inst.steps],
         "final_state": _j(inst.final_state),
         "goal": _j(inst.goal),
         "answer": inst.answer,

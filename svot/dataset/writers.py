@@ -107,7 +107,7 @@ def write_imagefolder(table: pa.Table, split_dir: Path, view: str) -> list[Path]
     Image columns become ImageFolder file-name columns, which ``datasets``
     loads back as image columns of the same names as in Parquet: instances
     have ``file_name`` (→ ``image``, v0) and ``step_images_file_names`` (→
-    ``step_images``, v1..vn; the per-step structs keep everything else);
+    ``step_images``, v1..vn, as in Parquet);
     predictions have ``file_names`` (→ ``images``, the prompt's images in
     placeholder order) and ``target_image_file_name`` (→ ``target_image``, or
     null). Images are content-addressed, so equal images are one file.
@@ -118,17 +118,29 @@ def write_imagefolder(table: pa.Table, split_dir: Path, view: str) -> list[Path]
     for row in table.to_pylist():
         if view == "instances":
             row["file_name"] = _image_file(images_dir, row.pop("image"), "images")
-            names = []
-            for s in row["steps"]:
-                names.append(_image_file(images_dir, s.pop("image"), "images"))
-            row["step_images_file_names"] = names
+            row["step_images_file_names"] = [_image_file(images_dir, v, "images") for v in row.pop("step_images")]
         else:
-            row["file_names"] = [_image_file(images_dir, v, "images") for v in row.pop("images")]
-            row["target_image_file_name"] = _image_file(images_dir, row.pop("target_image"), "images")
+            if "images" in row:  # method views without images (wo-v) have no such column
+                row["file_names"] = [_image_file(images_dir, v, "images") for v in row.pop("images")]
+            if "target_image" in row:
+                row["target_image_file_name"] = _image_file(images_dir, row.pop("target_image"), "images")
         lines.append(json.dumps(row, ensure_ascii=False, separators=(",", ":")))
     meta = split_dir / "metadata.jsonl"
     atomic_write_bytes(meta, ("\n".join(lines) + "\n").encode())
+    if view == "predictions":  # LLaMA-Factory's alpaca layout: <image> placeholders in prompt, file_names in order
+        atomic_write_json(split_dir / LLAMA_FACTORY_INFO, llama_factory_info(split_dir))
     return [meta] + sorted(images_dir.iterdir())
+
+
+LLAMA_FACTORY_INFO = "dataset_info.json"
+
+
+def llama_factory_info(split_dir: Path) -> dict:
+    """A LLaMA-Factory ``dataset_info.json`` entry for a predictions-view split: ``--dataset_dir`` and
+    ``--media_dir`` are the split directory; ``prompt`` holds one ``<image>`` per entry of ``file_names``."""
+    name = "svot_" + "_".join(split_dir.parts[-2:]).replace("-", "_")
+    return {name: {"file_name": "metadata.jsonl", "formatting": "alpaca",
+                   "columns": {"prompt": "prompt", "response": "target", "images": "file_names"}}}
 
 
 def sha256_file(path: Path) -> str:

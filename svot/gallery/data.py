@@ -161,7 +161,7 @@ def _read_parquet(src: SplitSource, per_page: int) -> tuple[int, list[dict]]:
             cache.clear()
             cache[g] = f.read_row_group(g).to_pylist()
         row = cache[g][idx - starts[g]]
-        cards.append(_card(row, _png(row.get("image")), [_png(s.get("image")) for s in row.get("steps") or []]))
+        cards.append(_card(row, _png(row.get("image")), [_png(v) for v in row.get("step_images") or []]))
     return n, cards
 
 

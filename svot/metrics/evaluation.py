@@ -180,9 +180,10 @@ def _img(value, base: Path | None):
 
 def _from_instance_row(row: dict, base: Path | None) -> TruthInstance:
     steps = []
-    names = row.get("step_images_file_names") or []
+    # Parquet: ``step_images`` (Image structs); ImageFolder JSONL: ``step_images_file_names``
+    names = row.get("step_images") or row.get("step_images_file_names") or []
     for i, s in enumerate(row["steps"]):
-        image = s.get("image")
+        image = s.get("image")  # exports before the step images moved out of the structs
         if image is None and i < len(names):
             image = names[i]
         steps.append(

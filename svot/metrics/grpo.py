@@ -11,10 +11,14 @@ state, visualization and goal predictions::
     from svot.metrics.grpo import make_reward_funcs
     funcs, weights = make_reward_funcs("prm")
     trainer = GRPOTrainer(model, reward_funcs=funcs, args=GRPOConfig(reward_weights=weights, ...),
-                          train_dataset=load_dataset("parquet", data_files="data/sokoban-5x5/train.parquet")["train"])
+                          train_dataset=load_dataset("data/", "sokoban-5x5", split="train"))
 
-**Dataset.** The training view of the export (``svot export --view predictions``):
-one row per prediction. The columns read (see ``svot.dataset.records``):
+**Dataset.** A method view of the export (``svot export --view svot``, or
+``wo-v``, ``wo-rl-c``, ``mvot``, ``tcot``, ``stepwise``: :mod:`svot.dataset.chat`):
+one row per sample, TRL's conversational ``prompt`` with image parts in
+prompt order and an ``images`` column (GRPOTrainer refuses the plain-text
+prompts of ``--view predictions`` for a vision model). Tested with
+TRL's ``GRPOTrainer`` in ``tests/test_training.py``. The columns read:
 
 ==========================  ==============================================================
 column                      used for
@@ -262,8 +266,10 @@ def visual_reward_fn(completions, **kwargs) -> Reward:
 
     n = len(completions)
     kinds = _kinds(kwargs, n)
-    targets = _column(kwargs, "target_image", n)
-    sizes = _column(kwargs, "size", n)
+    # views without visualizations (svot export --view wo-v) have no target_image column
+    draws = any(_applies(k, "visualization") for k in kinds)
+    targets = _column(kwargs, "target_image", n, required=draws)
+    sizes = _column(kwargs, "size", n, required=draws)
     out: Reward = []
     for c, kind, tgt, size in zip(completions, kinds, targets, sizes):
         if not _applies(kind, "visualization") or tgt is None:

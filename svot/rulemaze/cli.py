@@ -111,7 +111,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--test-fraction", type=float, help="share of the pool reserved for test mazes (default 0.2)")
     p.add_argument("--min-moves", type=int, help="shortest ground truth kept (default 3, the paper's test "
                                                  "lengths 3-8)")
-    p.add_argument("--formats", default="parquet,sharegpt", help="parquet and/or sharegpt (default both)")
+    p.add_argument("--formats", default="parquet,sharegpt", help="parquet, sharegpt and/or trl (step-wise and predict records for TRL); "
+                        "default parquet,sharegpt")
     p.add_argument("--image-size", type=int, default=256, help="image side in pixels (default 256)")
     p.add_argument("--chunk-items", type=int, help="items per work unit (default 100)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (output is the same for any number)")
@@ -125,7 +126,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                    "export's ground truth; prints EM/PR for seen rules and unseen "
                                    "easy/medium/hard rules. Malformed lines are counted, never fatal.")
     p.add_argument("--data", required=True, help="export root, scenario directory, test.parquet or ShareGPT test.json")
-    p.add_argument("--predictions", required=True, help="JSON lines: {\"id\": ..., \"actions\": [...] or text}")
+    p.add_argument("--predictions", required=True,
+                   help="JSON lines: {\"id\": ..., \"actions\": [...] or text}, or LLaMA-Factory's "
+                        "generated_predictions.jsonl (no ids: matched by position to --data, one file such as "
+                        "sharegpt/test_predict.json)")
     p.add_argument("--json", dest="json_out", help="also write the scores as JSON to this file")
     p.add_argument("--lenient", action="store_true", help="EM as printed in Eq. 2 (extra trailing moves ignored)")
     _common(p)

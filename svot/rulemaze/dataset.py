@@ -51,7 +51,10 @@ the maze image, ``function_call`` / ``observation`` pairs, the final
 
     out/<regularmaze|questmaze>/train.parquet, test.parquet      --formats parquet
     out/<...>/sharegpt/{train,test}.json, images/<sha256>.png,   --formats sharegpt
-                       dataset_info.json                         (LLaMA-Factory)
+                       {train,test}_stepwise.json,               (LLaMA-Factory; see
+                       test_predict.json, dataset_info.json       docs/training.md)
+    out/<...>/trl/{train,test}_stepwise.parquet,                 --formats trl (opt-in; TRL's
+                  test_predict.parquet                            conversational records)
     out/manifest.json                                            arguments, pools, rules, counts, sha256 of every file
 
 Parquet rows keep images as Hugging Face ``Image`` structs ``{bytes, path}``
@@ -89,6 +92,7 @@ from svot.dataset.records import (
     encode_png,
     png_name,
 )
+from svot.dataset.chat import content_parts
 from svot.dataset.outdir import MANIFEST, PARTS, prepare_output, remove
 from svot.dataset.writers import (
     atomic_write_bytes,
@@ -128,8 +132,10 @@ DEFAULT_REVISE_SHARE = 0.2
 #: Shortest ground truth kept: the paper reports its RegularMaze test set by action lengths
 #: [3-4], [5-6], [7-8] (appendix D, Fig. 2), i.e. no item is solved in one or two moves.
 DEFAULT_MIN_MOVES = 3
-FORMATS = ("parquet", "sharegpt")
+FORMATS = ("parquet", "sharegpt", "trl")
+DEFAULT_FORMATS = ("parquet", "sharegpt")
 SHAREGPT_DIR = "sharegpt"
+TRL_DIR = "trl"
 
 
 # --------------------------------------------------------------------------- seeds
@@ -477,7 +483,7 @@ class ExportConfig:
     test_fraction: float = DEFAULT_TEST_FRACTION
     min_moves: int = DEFAULT_MIN_MOVES
     extra_rules: str | None = None  # a rules JSON file
-    formats: tuple[str, ...] = FORMATS
+    formats: tuple[str, ...] = DEFAULT_FORMATS
     image_size: int = 256
     chunk_items: int = DEFAULT_CHUNK_ITEMS
     coloring: str = "paper"  # RegularMaze pool colouring when generated (svot.rulemaze.pool.COLORINGS)
@@ -528,7 +534,7 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
                 test_per_group: int = PAPER_TEST_PER_GROUP, pool_size: int = DEFAULT_POOL_SIZE,
                 pool: str | os.PathLike | None = None, test_fraction: float = DEFAULT_TEST_FRACTION,
                 min_moves: int = DEFAULT_MIN_MOVES,
-                rules: str | os.PathLike | None = None, formats=FORMATS, image_size: int = 256,
+                rules: str | os.PathLike | None = None, formats=DEFAULT_FORMATS, image_size: int = 256,
                 chunk_items: int = DEFAULT_CHUNK_ITEMS, coloring: str = "paper",
                 difficulty_tiers: str = "paper",
                 revise_share: float = DEFAULT_REVISE_SHARE, quest_layout: str = "walls") -> ExportConfig:
@@ -686,7 +692,9 @@ def _final_paths(out: Path, cfg: ExportConfig, job: SplitJob) -> list[Path]:
     if "parquet" in cfg.formats:
         paths.append(out / job.dir / f"{job.split}.parquet")
     if "sharegpt" in cfg.formats:
-        paths.append(out / job.dir / SHAREGPT_DIR / f"{job.split}.json")
+        paths += [out / job.dir / SHAREGPT_DIR / f"{stem}.json" for stem in SHAREGPT_KINDS[job.split]]
+    if "trl" in cfg.formats:
+        paths += [out / job.dir / TRL_DIR / f"{stem}.parquet" for stem in TRL_KINDS[job.split]]
     return paths
 
 
@@ -818,6 +826,8 @@ def _merge(out: Path, cfg: ExportConfig, job: SplitJob) -> None:
         write_parquet(table, out / job.dir / f"{job.split}.parquet")
     if "sharegpt" in cfg.formats:
         write_sharegpt(table, out / job.dir / SHAREGPT_DIR, job.split)
+    if "trl" in cfg.formats:
+        write_trl(table, out / job.dir / TRL_DIR, job.split)
     atomic_write_json(_stats_path(out, job), dict(sorted(stats.items())))
     for p in paths:
         p.unlink()
@@ -846,26 +856,116 @@ def sharegpt_records(table: pa.Table, images_dir: Path, rel: str = "images") -> 
     return out
 
 
-def dataset_info(prefix: str, splits: Sequence[str]) -> dict:
-    """LLaMA-Factory's ``dataset_info.json`` entries for the ShareGPT files."""
-    return {f"{prefix}_{split}": {
-        "file_name": f"{split}.json",
+#: ShareGPT files per split: (file stem, what it holds). ``<split>``: whole tool-call conversations;
+#: ``<split>_stepwise``: one sample per step; ``test_predict``: prompts for generation.
+SHAREGPT_KINDS = {"train": ("train", "train_stepwise"), "test": ("test", "test_stepwise", "test_predict")}
+
+
+def _observation_text(content: str) -> str:
+    """An observation as history text: an image output is named, not shown (one image per step-wise sample)."""
+    return content.replace("<image>", "", 1) + " (marker image)" if content.startswith("<image>") else content
+
+
+def stepwise_records(record: dict) -> list[dict]:
+    """One ShareGPT sample per step of a conversation (DMP, §4.3: "the input at step t consists of the
+    goal instruction G, the rule specification R, the updated maze image I_t, and the accumulated
+    reasoning trace H_t"; the model generates the next tool call c_t).
+
+    Each sample: a user turn with the one current image (``<image>``), the task and the trace so far
+    as text, and the next ``function_call`` (or the final ``assistant`` answer) as the response.
+    """
+    msgs = record["messages"]
+    task = msgs[0]["content"].replace("<image>", "", 1)
+    images = record["images"]
+    current, history, out = 0, [], []
+    for k, m in enumerate(msgs[1:], 1):
+        if m["role"] in ("function_call", "assistant"):
+            trace = ("\n\nTool calls so far:\n" + "\n".join(history)) if history else ""
+            shown = "the input maze" if current == 0 else f"image_{current}, the latest marker image"
+            user = f"<image>{task}{trace}\n\nThe image shows {shown}. Give the next tool call or the final answer."
+            out.append({"id": f"{record['id']}-step{len(out):02d}", "scenario": record["scenario"],
+                        "group": record["group"], "step": len(out),
+                        "messages": [{"role": "user", "content": user}, {"role": m["role"], "content": m["content"]}],
+                        "images": [images[current]], "tools": record["tools"]})
+            if m["role"] == "function_call":
+                history.append(f"Call: {m['content']}")
+        else:  # an observation
+            history.append(f"Result: {_observation_text(m['content'])}")
+            if m["content"].startswith("<image>image_"):
+                current = int(m["content"][len("<image>image_"):])
+    return out
+
+
+def predict_record(record: dict) -> dict:
+    """A test item for generation: the user turn (maze image, goal, rule, tools) and the final answer as
+    the label. Unlike ``test.json``, no tool call or observation of the ground truth is in the prompt,
+    so LLaMA-Factory's predict mode (prompt = every message but the last) sees only what a model may."""
+    msgs = record["messages"]
+    return {**{k: record[k] for k in ("id", "scenario", "group", "rule", "rule_logic", "ground_truth", "answer")},
+            "messages": [msgs[0], msgs[-1]], "images": record["images"][:1], "tools": record["tools"]}
+
+
+def dataset_info(prefix: str, stems: Sequence[str]) -> dict:
+    """LLaMA-Factory's ``dataset_info.json`` entries for the ShareGPT files (one per file stem)."""
+    return {f"{prefix}_{stem}": {
+        "file_name": f"{stem}.json",
         "formatting": "sharegpt",
         "columns": {"messages": "messages", "images": "images", "tools": "tools"},
         "tags": {"role_tag": "role", "content_tag": "content", "user_tag": "user",
                  "assistant_tag": "assistant", "observation_tag": "observation",
                  "function_tag": "function_call"},
-    } for split in splits}
+    } for stem in stems}
+
+
+def _json_list(records: list[dict]) -> bytes:
+    return ("[\n" + ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records)
+            + "\n]\n").encode()
 
 
 def write_sharegpt(table: pa.Table, sdir: Path, split: str) -> None:
-    """``<sdir>/<split>.json`` (a JSON list, one item per line), ``<sdir>/images/*.png`` and
-    ``<sdir>/dataset_info.json`` (every split written so far)."""
+    """``<sdir>/<split>.json`` (a JSON list, one item per line), ``<split>_stepwise.json``, for the test
+    split ``test_predict.json``, ``<sdir>/images/*.png`` and ``<sdir>/dataset_info.json`` (every file
+    written so far)."""
     records = sharegpt_records(table, sdir / "images")
-    text = "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records) + "\n]\n"
-    atomic_write_bytes(sdir / f"{split}.json", text.encode())
-    have = [s for s in SPLITS if (sdir / f"{s}.json").exists()]
+    files = {split: records, f"{split}_stepwise": [x for r in records for x in stepwise_records(r)]}
+    if split == "test":
+        files["test_predict"] = [predict_record(r) for r in records]
+    for stem, recs in files.items():
+        atomic_write_bytes(sdir / f"{stem}.json", _json_list(recs))
+    have = [stem for sp in SPLITS for stem in SHAREGPT_KINDS[sp] if (sdir / f"{stem}.json").exists()]
     atomic_write_json(sdir / "dataset_info.json", dataset_info(f"rulemaze_{sdir.parent.name}", have))
+
+
+#: TRL files per split (conversational prompt-completion Parquet, images as Image structs).
+TRL_KINDS = {"train": ("train_stepwise",), "test": ("test_stepwise", "test_predict")}
+_TRL_PART = {"type": STR, "text": STR}
+_TRL_MESSAGE = {"role": STR, "content": [_TRL_PART]}
+TRL_FEATURES = {"id": STR, "scenario": STR, "group": STR, "step": I32, "prompt": [_TRL_MESSAGE],
+                "completion": [_TRL_MESSAGE], "images": [IMAGE], "ground_truth": [STR]}
+TRL_SCHEMA = arrow_schema(TRL_FEATURES)
+
+
+def trl_record(sample: dict, ground_truth: list[str]) -> dict:
+    """A ShareGPT step-wise or predict sample as TRL's conversational prompt-completion record: the user
+    turn cut into text and image parts at its ``<image>``, the response (tool call JSON or final
+    answer) as the assistant's text."""
+    user, reply = sample["messages"][0], sample["messages"][-1]
+    return {"id": sample["id"], "scenario": sample["scenario"], "group": sample["group"],
+            "step": int(sample.get("step", 0)),
+            "prompt": [{"role": "user", "content": content_parts(user["content"])}],
+            "completion": [{"role": "assistant", "content": [{"type": "text", "text": reply["content"]}]}],
+            "images": sample["images"], "ground_truth": list(ground_truth)}
+
+
+def write_trl(table: pa.Table, tdir: Path, split: str) -> None:
+    """``<tdir>/<split>_stepwise.parquet`` and, for the test split, ``test_predict.parquet``."""
+    rows = table.select(["id", "scenario", "group", "rule", "rule_logic", "ground_truth", "answer",
+                         "messages", "images", "tools"]).to_pylist()
+    files = {f"{split}_stepwise": [trl_record(x, r["ground_truth"]) for r in rows for x in stepwise_records(r)]}
+    if split == "test":
+        files["test_predict"] = [trl_record(predict_record(r), r["ground_truth"]) for r in rows]
+    for stem, recs in files.items():
+        write_parquet(pa.Table.from_pylist(recs, schema=TRL_SCHEMA), tdir / f"{stem}.parquet")
 
 
 def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:

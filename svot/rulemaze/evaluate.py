@@ -8,7 +8,15 @@ Predictions are JSON lines, one per item: ``{"id": ..., "actions": [...]}``,
 where the answer may also be given as ``"prediction"``, ``"answer"``,
 ``"response"`` or ``"output"``, as a list of moves or as text (``"up, right"``,
 ``"['up', 'right']"``, or a whole response ending in ``Final answer: up, right``:
-the text after the last ``answer:`` label is read). Lines that are not JSON
+the text after the last ``answer:`` label is read).
+
+LLaMA-Factory's predict mode writes ``generated_predictions.jsonl``: one
+``{"prompt", "predict", "label"}`` line per item of the file it generated from
+(e.g. ``sharegpt/test_predict.json``), in that file's order and without ids.
+Such lines are matched to the items by position when the data is one file;
+each line's ``label`` must then hold that item's ground truth (else
+:class:`PredictionError`: the predictions come from another file or order).
+Lines that are not JSON
 objects with an id and an answer are *malformed*; ids not in the data are
 *unknown*; a repeated id keeps its first line (*duplicates*). All are counted
 and listed, never fatal. An item without a readable prediction scores 0
@@ -27,11 +35,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from svot.errors import DatasetError, PredictionError
-from svot.rulemaze.metrics import Scores, score
+from svot.rulemaze.metrics import Scores, parse_actions, score
 
 TEST_GROUPS = ("seen", "unseen-easy", "unseen-medium", "unseen-hard")
 _ORDER = ("RegularMaze", "QuestMaze")
-ANSWER_KEYS = ("actions", "prediction", "answer", "response", "output")
+ANSWER_KEYS = ("actions", "prediction", "answer", "response", "output", "predict")
 _LABEL = re.compile(r"answer\s*[:=]", re.IGNORECASE)
 
 
@@ -48,6 +56,7 @@ class Predictions:
     by_id: dict = field(default_factory=dict)
     malformed: list = field(default_factory=list)  # (line number, reason)
     duplicates: list = field(default_factory=list)  # (line number, id)
+    positional: list = field(default_factory=list)  # (line number, answer, label answer): no id
     lines: int = 0
 
 
@@ -131,6 +140,9 @@ def read_predictions(path) -> Predictions:
             preds.malformed.append((no, "not a JSON object"))
             continue
         pid = rec.get("id", rec.get("item_id"))
+        if pid is None and "predict" in rec:  # LLaMA-Factory's generated_predictions.jsonl: matched by position
+            preds.positional.append((no, answer_of(rec), answer_of({"answer": rec.get("label")})))
+            continue
         if not isinstance(pid, str) or not pid:
             preds.malformed.append((no, "no string 'id'"))
             continue
@@ -174,6 +186,8 @@ def evaluate(data, predictions, *, strict: bool = True) -> Report:
     """Score a predictions file against an export's ground truth."""
     truth = load_truth(data)
     preds = read_predictions(predictions)
+    if preds.positional:
+        _match_by_position(data, truth, preds)
     buckets: dict = {}
     missing: dict = {}
     for t in truth.values():
@@ -194,6 +208,30 @@ def evaluate(data, predictions, *, strict: bool = True) -> Report:
             avg[sc] = (sum(s.em for s in unseen) / len(unseen), sum(s.pr for s in unseen) / len(unseen))
     unknown = sorted(set(preds.by_id) - set(truth))
     return Report(scores, avg, missing, unknown, preds.malformed, preds.duplicates, preds.lines)
+
+
+def _match_by_position(data, truth: dict, preds: Predictions) -> None:
+    """Give id-less lines (LLaMA-Factory predict output) the ids of the data file's items, in order."""
+    files = _truth_files(Path(data))
+    if len(files) != 1:
+        raise PredictionError(
+            f"{len(preds.positional)} prediction lines have no id (LLaMA-Factory's generated_predictions.jsonl); "
+            f"pass --data the one file they were generated from (e.g. <scenario>/sharegpt/test_predict.json), "
+            f"not {len(files)} files")
+    ids = list(truth)
+    if len(preds.positional) != len(ids):
+        raise PredictionError(f"{len(preds.positional)} id-less prediction lines for {len(ids)} items in {files[0]}")
+    for (no, answer, label), tid in zip(preds.positional, ids):
+        if label is not None and tuple(parse_actions(label) or ()) != truth[tid].actions:
+            raise PredictionError(
+                f"prediction line {no}: its label ({str(label).strip()[:60]!r}) is not the ground truth of item "
+                f"{tid}; the predictions were generated from another file or order than {files[0]}")
+        if tid in preds.by_id:
+            preds.duplicates.append((no, tid))
+        elif answer is None:
+            preds.malformed.append((no, "no answer in 'predict'"))
+        else:
+            preds.by_id[tid] = answer
 
 
 def _pct(x: float) -> str:

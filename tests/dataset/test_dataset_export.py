@@ -54,7 +54,7 @@ def test_parquet_loads_with_datasets(small_export):
     assert isinstance(ds.features["image"], datasets.Image)
     row = ds[0]
     assert isinstance(row["image"], Image.Image) and row["image"].size == (256, 256)
-    assert isinstance(row["steps"][0]["image"], Image.Image)
+    assert isinstance(row["step_images"][0], Image.Image) and len(row["step_images"]) == row["n_steps"]
     spec = get_spec("sokoban")
     state0 = json.loads(row["initial_state"])
     assert np.array_equal(np.asarray(row["image"].convert("RGB")), render_state(spec, state0))
@@ -77,12 +77,13 @@ def test_exported_rows_are_consistent(small_export):
                 _o, info = env.reset(options={"problem": row["problem_pddl"]})
                 assert info["state"] == initial
                 assert row["initial_labels"] == label_grid(spec, initial)
-                for s in row["steps"]:
+                assert len(row["step_images"]) == len(row["steps"])
+                for s, img in zip(row["steps"], row["step_images"]):
                     _o, _r, _term, _tr, info = env.step(s["action"])
                     state = json.loads(s["state"])
                     assert info["state"] == state and info["applicable"] == s["applicable"]
                     assert s["labels"] == label_grid(spec, state)
-                    assert np.array_equal(_decode(s["image"]), render_state(spec, state))
+                    assert np.array_equal(_decode(img), render_state(spec, state))
                     assert all(k["value"] in s["reasoning"] for k in s["keywords"])
                 assert len(row["steps"]) == row["n_steps"] == len(row["actions"])
                 choices = json.loads(row["choice_goals"])
@@ -96,7 +97,7 @@ def test_exported_rows_are_consistent(small_export):
 def test_summary_and_manifest(small_export):
     m = small_export.manifest
     assert m["package"] == "svot" and m["version"] == svot.__version__
-    assert set(m["files"]) == {f"{d}/{s}.parquet" for d in ("sokoban-4x4", "frozenlake-4x4") for s in SPLIT_NAMES}
+    assert set(m["files"]) == {f"{d}/{s}.parquet" for d in ("sokoban-4x4", "frozenlake-4x4") for s in SPLIT_NAMES} | {"README.md"}
     from svot.dataset.writers import sha256_file
 
     for rel, info in m["files"].items():

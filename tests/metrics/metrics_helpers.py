@@ -21,9 +21,9 @@ def truth_predictions(rows: list[dict], out_dir: Path, *, images: bool = True) -
         }
         if images:
             paths = []
-            for s in r["steps"]:
+            for s, img in zip(r["steps"], r["step_images"]):
                 rel = f"imgs/{r['id']}-{s['step']}.png"
-                (out_dir / rel).write_bytes(s["image"]["bytes"])
+                (out_dir / rel).write_bytes(img["bytes"])
                 paths.append(rel)
             rec["images"] = paths
         preds.append(rec)

@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 from PIL import Image
 
-from svot.errors import ConfigError, DatasetError
+from svot.errors import ConfigError, DatasetError, PredictionError
 from svot.rulemaze import dataset as D
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import evaluate_paths
@@ -118,27 +118,107 @@ def test_sharegpt_layout_for_llama_factory(export_dir):
     for d in D.SCENARIO_DIRS.values():
         sdir = out / d / D.SHAREGPT_DIR
         info = json.loads((sdir / "dataset_info.json").read_text())
-        assert set(info) == {f"rulemaze_{d}_train", f"rulemaze_{d}_test"}
-        for entry in info.values():
+        assert set(info) == {f"rulemaze_{d}_{stem}" for stem in
+                             ("train", "test", "train_stepwise", "test_stepwise", "test_predict")}
+        for name in (f"rulemaze_{d}_train", f"rulemaze_{d}_test"):
+            entry = info[name]
             items = json.loads((sdir / entry["file_name"]).read_text())
             assert items
             tags = entry["tags"]
             for item in items:
                 msgs = item["messages"]
-                roles = [m[tags["role_tag"]] for m in msgs]
-                # LLaMA-Factory: user/observation at odd positions, assistant/function_call at even ones
-                assert all(r in ("user", "observation") for r in roles[0::2])
-                assert all(r in ("assistant", "function_call") for r in roles[1::2])
-                assert roles[0] == "user" and roles[-1] == "assistant"
+                roles = _check_sharegpt_item(item, sdir, tags)
                 n_placeholders = sum(m["content"].count("<image>") for m in msgs)
                 assert n_placeholders == len(item["images"]) >= 2
-                for rel in item["images"]:
-                    assert (sdir / rel).is_file()
                 for m in msgs:
                     if m["role"] == "function_call":
                         call = json.loads(m["content"])
                         assert set(call) == {"name", "arguments"}
+                assert roles[-1] == "assistant"
                 assert [t["name"] for t in json.loads(item["tools"])][0] == "LocateStart"
+
+
+def _check_sharegpt_item(item, sdir, tags) -> list[str]:
+    """LLaMA-Factory's ShareGPT rules (its SharegptDatasetConverter and mm_plugin): user/observation at
+    odd positions, assistant/function_call at even ones, an even count, one image per ``<image>``."""
+    msgs = item["messages"]
+    roles = [m[tags["role_tag"]] for m in msgs]
+    assert all(r in ("user", "observation") for r in roles[0::2])
+    assert all(r in ("assistant", "function_call") for r in roles[1::2])
+    assert roles[0] == "user" and len(roles) % 2 == 0
+    assert sum(m["content"].count("<image>") for m in msgs) == len(item["images"])
+    assert all((sdir / rel).is_file() for rel in item["images"])
+    return roles
+
+
+def test_stepwise_samples_one_per_step_with_its_image(export_dir):
+    """DMP §4.3: at step t the input is G, R, the updated image I_t and the trace H_t; the output the call c_t."""
+    out, _ = export_dir
+    for d in D.SCENARIO_DIRS.values():
+        sdir = out / d / D.SHAREGPT_DIR
+        info = json.loads((sdir / "dataset_info.json").read_text())
+        for split in ("train", "test"):
+            whole = json.loads((sdir / f"{split}.json").read_text())
+            steps = json.loads((sdir / info[f"rulemaze_{d}_{split}_stepwise"]["file_name"]).read_text())
+            by_item: dict = {}
+            for s in steps:
+                _check_sharegpt_item(s, sdir, info[f"rulemaze_{d}_{split}_stepwise"]["tags"])
+                assert len(s["images"]) == 1 and len(s["messages"]) == 2
+                by_item.setdefault(s["id"].rsplit("-step", 1)[0], []).append(s)
+            for item in whole:
+                msgs = item["messages"]
+                targets = [m for m in msgs if m["role"] in ("function_call", "assistant")]
+                samples = by_item[item["id"]]
+                assert [s["messages"][1] for s in samples] == targets
+                # the image of each sample is the last image the trace produced before that step
+                current = item["images"][0]
+                k = 0
+                for m in msgs[1:]:
+                    if m["role"] in ("function_call", "assistant"):
+                        assert samples[k]["images"] == [current]
+                        k += 1
+                    elif m["content"].startswith("<image>image_"):
+                        current = item["images"][int(m["content"][len("<image>image_"):])]
+                # the trace so far is text: the previous calls are in the prompt, later ones are not
+                last = samples[-1]["messages"][0]["content"]
+                assert all(t["content"] in last for t in targets[:-1])
+                assert targets[1]["content"] not in samples[1]["messages"][0]["content"]
+
+
+def test_predict_file_holds_no_ground_truth_and_scores(export_dir, tmp_path):
+    """LLaMA-Factory predict: prompt = every message but the last; it must not contain the answer's moves."""
+    from svot.rulemaze.evaluate import evaluate
+
+    out, _ = export_dir
+    for d in D.SCENARIO_DIRS.values():
+        sdir = out / d / D.SHAREGPT_DIR
+        info = json.loads((sdir / "dataset_info.json").read_text())
+        items = json.loads((sdir / info[f"rulemaze_{d}_test_predict"]["file_name"]).read_text())
+        whole = json.loads((sdir / "test.json").read_text())
+        assert [i["id"] for i in items] == [w["id"] for w in whole]
+        for item in items:
+            _check_sharegpt_item(item, sdir, info[f"rulemaze_{d}_test_predict"]["tags"])
+            prompt = item["messages"][:-1]
+            assert len(prompt) == 1 and len(item["images"]) == 1
+            assert prompt[0]["role"] == "user" and prompt[0]["content"].startswith("<image>")
+            text = prompt[0]["content"]
+            assert '"name":' not in text and item["messages"][-1]["content"] not in text  # no tool call, no answer
+            assert item["messages"][-1]["content"].endswith(", ".join(item["ground_truth"]))
+        # LLaMA-Factory's generated_predictions.jsonl: no ids, lines in file order, label = the last message
+        lines = []
+        for k, item in enumerate(items):
+            pred = item["messages"][-1]["content"] if k % 2 == 0 else "Final answer: " + "up, " * 9 + "up"
+            lines.append(json.dumps({"prompt": "...", "predict": pred, "label": item["messages"][-1]["content"]}))
+        path = tmp_path / f"{d}.jsonl"
+        path.write_text("\n".join(lines) + "\n")
+        report = evaluate(sdir / "test_predict.json", path)
+        n = sum(s.n for s in report.scores[next(iter(report.scores))].values())
+        em = sum(s.em * s.n for s in report.scores[next(iter(report.scores))].values())
+        assert n == len(items) and round(em) == (len(items) + 1) // 2 and not report.malformed
+        # a reordered file is refused, not scored against the wrong items
+        path.write_text("\n".join(lines[1:] + lines[:1]) + "\n")
+        with pytest.raises(PredictionError, match="not the ground truth"):
+            evaluate(sdir / "test_predict.json", path)
 
 
 def test_parquet_loads_with_datasets(export_dir):
@@ -213,3 +293,31 @@ def test_extra_rules_and_pool_files(tmp_path, pools):
     record = D.build_item(medium[0])
     assert record["group"] == "unseen-medium" and record["rule_split"] == "unseen"
     assert Path(cfg.pool_files[0][1]).name == "RegularMaze-3x3.jsonl"
+
+
+def test_trl_records_match_the_sharegpt_samples(tmp_path):
+    """--formats trl: the step-wise and predict samples as TRL conversational records, one image part each."""
+    datasets = pytest.importorskip("datasets", reason="the dev extra brings datasets")
+    cfg = D.make_config(tmp_path, scenarios=["QuestMaze"], seed=3, train=3, test_per_group=1, pool_size=800,
+                        formats="sharegpt,trl", image_size=128)
+    result = D.export(cfg, quiet=True)
+    sdir, tdir = tmp_path / "questmaze" / D.SHAREGPT_DIR, tmp_path / "questmaze" / D.TRL_DIR
+    assert {f"questmaze/trl/{s}.parquet" for s in ("train_stepwise", "test_stepwise", "test_predict")} \
+        <= set(result.manifest["files"])
+    for stem in ("train_stepwise", "test_stepwise", "test_predict"):
+        shared = json.loads((sdir / f"{stem}.json").read_text())
+        ds = datasets.load_dataset("parquet", data_files=str(tdir / f"{stem}.parquet"),
+                                   cache_dir=str(tmp_path / ".hf"))["train"]
+        assert len(ds) == len(shared)
+        for row, sg in zip(ds, shared):
+            content = row["prompt"][0]["content"]
+            assert content[0]["type"] == "image" and [p["type"] for p in content[1:]] == ["text"]
+            assert "<image>" not in content[1]["text"] and content[1]["text"] == sg["messages"][0]["content"][7:]
+            assert row["completion"][0]["content"][0]["text"] == sg["messages"][-1]["content"]
+            (img,) = row["images"]
+            assert np.array_equal(np.asarray(img.convert("RGB")),
+                                  np.asarray(Image.open(sdir / sg["images"][0]).convert("RGB")))
+    from svot.rulemaze.evaluate import load_truth
+
+    truth = load_truth(tdir / "test_predict.parquet")
+    assert len(truth) == 4 and all(t.actions for t in truth.values())
