@@ -89,7 +89,8 @@ def sample(item: dict, mode: str) -> Sample:
     final = item["messages"][-1]["content"]
     meta = {
         "task": f"rulemaze-{mode}", "id": item["id"], "scenario": item["scenario"], "group": item["group"],
-        "rule": item["rule"], "ground_truth": list(item["ground_truth"]), "target_symbol": item["target"],
+        "rule": item["rule"], "ground_truth": list(item["ground_truth"]),
+        "ground_truth_path": json.loads(item["ground_truth_path"]), "target_symbol": item["target"],
         "truth": {"answer": final, "calls": _trace_calls(item) if mode == "dmp" else [],
                   "moves": len(item["ground_truth"])},
     }
