@@ -41,12 +41,22 @@ def _rows_from_export(data, domain: str, size: int, split: str) -> list[dict]:
         base = Path(path).parent
         for r in got:
             if r.get("domain") == domain and int(r.get("size", -1)) == size and r.get("split") == split:
-                r = dict(r)
-                r["_base"] = str(base)
-                rows.append(r)
+                rows.append(_with_images(r, base))
     if not rows:
         raise DatasetError(f"no {domain} {size}x{size} {split} instances under {str(data)!r}")
     return rows
+
+
+def _with_images(row: dict, base: Path) -> dict:
+    """An instance row with ``image`` and per-step ``image`` (ImageFolder rows name files instead)."""
+    row = dict(row)
+    row["_base"] = str(base)
+    if "image" not in row:
+        row["image"] = row.get("file_name")
+        names = row.get("step_images_file_names") or []
+        row["steps"] = [{**s, "image": s.get("image", names[i] if i < len(names) else None)}
+                        for i, s in enumerate(row["steps"])]
+    return row
 
 
 def _rows_generated(domain: str, size: int, split: str, seed: int, maps: int | None) -> Iterator[dict]:
