@@ -32,8 +32,15 @@ def image_content(value) -> ContentImage:
     return ContentImage(image=f"data:image/png;base64,{data}")
 
 
-def interleave(text: str, images: list) -> list[Content]:
-    """Split ``text`` at its ``<image>`` placeholders and put the images there, in order."""
+NO_IMAGE = "[image not shown]"
+
+
+def interleave(text: str, images: list, show: bool = True) -> list[Content]:
+    """Split ``text`` at its ``<image>`` placeholders and put the images there, in order.
+
+    ``show=False`` (text-only models, e.g. Inspect's Hugging Face provider) writes
+    :data:`NO_IMAGE` in their place; svot's prompts also give every state as text.
+    """
     parts = text.split(IMAGE)
     if len(parts) - 1 != len(images):
         raise DatasetError(f"the prompt has {len(parts) - 1} {IMAGE} placeholders for {len(images)} images")
@@ -42,9 +49,11 @@ def interleave(text: str, images: list) -> list[Content]:
         if part:
             out.append(ContentText(text=part))
         if i < len(images):
-            out.append(image_content(images[i]))
+            out.append(image_content(images[i]) if show else ContentText(text=NO_IMAGE))
+    if not show:  # one text part
+        return [ContentText(text="".join(c.text for c in out))]
     return out
 
 
-def user_message(text: str, images: list) -> ChatMessageUser:
-    return ChatMessageUser(content=interleave(text, images))
+def user_message(text: str, images: list, show: bool = True) -> ChatMessageUser:
+    return ChatMessageUser(content=interleave(text, images, show))

@@ -52,7 +52,7 @@ def intro_text(env, state_text: str, max_moves: int) -> str:
 
 
 def episode_dataset(domain: str, size: int, split: str, *, episodes: int = 20, seed: int = 0,
-                    max_moves: int | None = None) -> MemoryDataset:
+                    max_moves: int | None = None, images: bool = True) -> MemoryDataset:
     samples = []
     for i in range(episodes):
         env = make_env(domain, size, split)
@@ -62,17 +62,17 @@ def episode_dataset(domain: str, size: int, split: str, *, episodes: int = 20, s
         plan_text = [env.action_text(a) for a in env.plan]
         meta = {
             "task": "play", "instance_id": f"{domain}-{size}x{size}-{split}-ep{i:03d}", "domain": domain,
-            "size": size, "split": split, "episode_seed": es, "max_moves": cap,
+            "size": size, "split": split, "episode_seed": es, "max_moves": cap, "images": images,
             "plan_optimal": getattr(env, "plan_optimal", None),
             "truth": {"plan": plan_text, "max_moves": cap, "random": [env.action_text(a) for a in range(env.action_space.n)]},
         }
-        samples.append(Sample(id=meta["instance_id"], input=[user_message(intro_text(env, info["state_text"], cap), [env.render()])],
+        samples.append(Sample(id=meta["instance_id"], input=[user_message(intro_text(env, info["state_text"], cap), [env.render()], images)],
                               target=", ".join(plan_text), metadata=meta))
         env.close()
     return MemoryDataset(samples, name=f"svot-play-{domain}-{size}x{size}-{split}")
 
 
-def move_tool(env, episode: dict, max_moves: int) -> ToolDef:
+def move_tool(env, episode: dict, max_moves: int, images: bool = True) -> ToolDef:
     async def move(action: str):
         if episode["done"]:
             return "The episode is over; no more moves. Say that you are done."
@@ -94,7 +94,8 @@ def move_tool(env, episode: dict, max_moves: int) -> ToolDef:
         head = f"Move {episode['moves']}: {env.action_text(a)}" + ("" if info["applicable"] else " (inapplicable: nothing changed)")
         tail = " The goal is reached; the episode is over." if episode["success"] else (
             " The episode is over (failure)." if episode["failed"] else "")
-        return [ContentText(text=f"{head}\n{info['state_text']}{tail}"), image_content(env.render())]
+        text = ContentText(text=f"{head}\n{info['state_text']}{tail}")
+        return [text, image_content(env.render())] if images else text.text
 
     params = ToolParams(properties={"action": ToolParam(type="string", description="One action, e.g. \"move up\".")},
                         required=["action"])
@@ -111,7 +112,7 @@ def play_episode() -> Solver:
         env = make_env(m["domain"], m["size"], m["split"])
         env.reset(seed=m["episode_seed"])
         episode = {"moves": 0, "inapplicable": 0, "actions": [], "success": False, "failed": False, "done": False}
-        state.tools = [move_tool(env, episode, m["max_moves"]).as_tool()]
+        state.tools = [move_tool(env, episode, m["max_moves"], m.get("images", True)).as_tool()]
         try:
             state = await generate(state, tool_calls="loop")
         finally:

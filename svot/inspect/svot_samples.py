@@ -87,7 +87,7 @@ def _j(value):
 
 
 
-def goal_sample(row: dict, form: str) -> Sample:
+def goal_sample(row: dict, form: str, images: bool = True) -> Sample:
     """One goal-prediction sample (Table 1): the direct prompt with image v0."""
     if form not in FORMS:
         raise DatasetError(f"unknown goal form {form!r}; choose C (four-choice) or F (free response)")
@@ -100,11 +100,11 @@ def goal_sample(row: dict, form: str) -> Sample:
         # reference models only (svot.inspect._truth): the answer, and the answer space of a random guess
         "truth": {"answer": target, "random": list("ABCD") if form == "C" else choices},
     }
-    return Sample(id=f"{row['id']}/{form}", input=[user_message(text, [_image(row["image"], row)])], target=target,
+    return Sample(id=f"{row['id']}/{form}", input=[user_message(text, [_image(row["image"], row)], images)], target=target,
                   metadata=meta)
 
 
-def state_samples(row: dict) -> list[Sample]:
+def state_samples(row: dict, show_images: bool = True) -> list[Sample]:
     """One sample per step (Table 2): Eq. 3's prompt; target c_i^z then z_i."""
     domain = row["domain"]
     steps = list(row["steps"])
@@ -124,21 +124,22 @@ def state_samples(row: dict) -> list[Sample]:
             # reference models only: the target, and a random guess = one of the instance's state texts
             "truth": {"answer": target, "random": [f"Action {i}: {s['action_text']}\n{t}" for t in texts]},
         }
-        out.append(Sample(id=f"{row['id']}/state/{i}", input=[user_message(prompt, list(images))], target=target,
+        out.append(Sample(id=f"{row['id']}/state/{i}", input=[user_message(prompt, list(images), show_images)], target=target,
                           metadata=meta))
         zs.append(s["z_text"])
         images.append(_image(s["image"], row))
     return out
 
 
-def goal_dataset(domain: str, size: int, split: str, form: str, **kw) -> MemoryDataset:
+def goal_dataset(domain: str, size: int, split: str, form: str, *, images: bool = True, **kw) -> MemoryDataset:
     rows = instance_rows(domain, size, split, **kw)
-    return MemoryDataset([goal_sample(r, form) for r in rows], name=f"svot-{domain}-{size}x{size}-{split}-goal-{form}")
+    return MemoryDataset([goal_sample(r, form, images) for r in rows], name=f"svot-{domain}-{size}x{size}-{split}-goal-{form}")
 
 
-def state_dataset(domain: str, size: int, split: str, *, steps_limit: int | None = None, **kw) -> MemoryDataset:
+def state_dataset(domain: str, size: int, split: str, *, steps_limit: int | None = None, images: bool = True,
+                  **kw) -> MemoryDataset:
     rows = instance_rows(domain, size, split, **kw)
-    samples = [s for r in rows for s in state_samples(r)]
+    samples = [s for r in rows for s in state_samples(r, images)]
     if steps_limit is not None:
         samples = samples[:steps_limit]
     return MemoryDataset(samples, name=f"svot-{domain}-{size}x{size}-{split}-state")

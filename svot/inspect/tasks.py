@@ -29,35 +29,42 @@ def _split(split: str) -> str:
     return split
 
 
+def _flag(v) -> bool:
+    return v if isinstance(v, bool) else str(v).strip().lower() in ("1", "true", "yes", "on")
+
+
 def _opt_int(v):
     return None if v is None else int(v)
 
 
 @task
 def goal(domain: str = "maze", size: int | None = None, split: str = "test_id", form: str = "C",
-         data: str | None = None, seed: int = 0, maps: int | None = None, limit: int | None = None) -> Task:
+         data: str | None = None, seed: int = 0, maps: int | None = None, limit: int | None = None,
+         images: bool = True) -> Task:
     """Table 1: goal prediction, four-choice (``form=C``) or free response (``form=F``).
 
     ``data``: an export (``svot export --view instances``); without it the split is
     built from ``seed`` (``maps`` maps instead of the paper's count; ``limit`` instances).
+    ``images=false`` for text-only models (the prompts give every state as text too).
     """
     n = _size(domain, size)
     ds = _sv.goal_dataset(domain, n, _split(split), str(form).upper(), data=data, seed=int(seed),
-                          maps=_opt_int(maps), limit=_opt_int(limit))
+                          maps=_opt_int(maps), limit=_opt_int(limit), images=_flag(images))
     return Task(dataset=ds, solver=[expose_truth(), generate()], scorer=_sc.goal_scorer(),
                 metadata={"svot_task": "goal", "domain": domain, "size": n, "split": split, "form": form})
 
 
 @task
 def state(domain: str = "maze", size: int | None = None, split: str = "test_id", data: str | None = None,
-          seed: int = 0, maps: int | None = None, limit: int | None = None, steps: int | None = None) -> Task:
+          seed: int = 0, maps: int | None = None, limit: int | None = None, steps: int | None = None,
+          images: bool = True) -> Task:
     """Table 2: single-step state prediction (Eq. 3 prompt; r_z and r_c per field).
 
     ``limit``: instances; ``steps``: at most this many step samples.
     """
     n = _size(domain, size)
     ds = _sv.state_dataset(domain, n, _split(split), data=data, seed=int(seed), maps=_opt_int(maps),
-                           limit=_opt_int(limit), steps_limit=_opt_int(steps))
+                           limit=_opt_int(limit), steps_limit=_opt_int(steps), images=_flag(images))
     return Task(dataset=ds, solver=[expose_truth(), generate()],
                 scorer=[_sc.state_scorer(), _sc.reasoning_scorer()],
                 metadata={"svot_task": "state", "domain": domain, "size": n, "split": split})
@@ -65,13 +72,13 @@ def state(domain: str = "maze", size: int | None = None, split: str = "test_id",
 
 @task
 def play(domain: str = "maze", size: int | None = None, split: str = "id", episodes: int = 20, seed: int = 0,
-         max_moves: int | None = None) -> Task:
+         max_moves: int | None = None, images: bool = True) -> Task:
     """Interactive: the model plays ``episodes`` env episodes with a ``move`` tool (``split``: id / ood)."""
     if split not in _play.ENV_SPLITS:
         raise ConfigError(f"unknown env split {split!r}; choose id or ood")
     n = _size(domain, size)
     ds = _play.episode_dataset(domain, n, split, episodes=int(episodes), seed=int(seed),
-                               max_moves=_opt_int(max_moves))
+                               max_moves=_opt_int(max_moves), images=_flag(images))
     return Task(dataset=ds, solver=[expose_truth(), _play.play_episode()], scorer=_sc.episode_scorer(),
                 metadata={"svot_task": "play", "domain": domain, "size": n, "split": split})
 
@@ -98,5 +105,5 @@ def rulemaze_dmp(scenario: str = "regular", data: str | None = None, seed: int =
 def rulemaze_direct(scenario: str = "regular", cot: bool = False, data: str | None = None, seed: int = 0,
                     per_group: int = 100, pool_size: int = 20_000) -> Task:
     """RuleMaze without tools: the move list directly (``cot=false``) or after reasoning (``cot=true``)."""
-    mode = "cot" if str(cot).lower() in ("1", "true", "yes") else "direct"
+    mode = "cot" if _flag(cot) else "direct"
     return _rulemaze(scenario, mode, data, seed, per_group, pool_size)
