@@ -2,11 +2,11 @@
 
 Tasks (``inspect eval svot/<task> --model <provider>/<model> -T key=value``):
 
-* :func:`~svot.inspect.tasks.svot_goal` -- Table 1: goal prediction, four-choice (``form=C``)
+* :func:`~svot.inspect.tasks.goal` -- Table 1: goal prediction, four-choice (``form=C``)
   or free response (``form=F``), one domain x size x split, from an export or a seed.
-* :func:`~svot.inspect.tasks.svot_state` -- Table 2: single-step state prediction
+* :func:`~svot.inspect.tasks.state` -- Table 2: single-step state prediction
   (c_i^z then z_i, scored per field by r_z and r_c).
-* :func:`~svot.inspect.tasks.svot_play` -- the model plays an env episode through a ``move`` tool.
+* :func:`~svot.inspect.tasks.play` -- the model plays an env episode through a ``move`` tool.
 * :func:`~svot.inspect.tasks.rulemaze_dmp` -- RuleMaze with the five DMP tools, EM / PR.
 * :func:`~svot.inspect.tasks.rulemaze_direct` -- RuleMaze without tools (direct or CoT), EM / PR.
 

@@ -21,10 +21,12 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolError, ToolParam, ToolParams
+from PIL import Image
 
 from svot.errors import ActionError, DatasetError
 from svot.inspect._content import image_content, png_bytes, user_message
@@ -43,14 +45,10 @@ COT = ("Each move goes one cell up, down, left or right. Plan a path that reache
 
 
 def _decode(png: bytes) -> np.ndarray:
-    from PIL import Image
-
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
 
 def _items_from_export(data, scenario: str) -> list[dict]:
-    import pyarrow.parquet as pq
-
     root = Path(data)
     path = root if root.suffix == ".parquet" else root / SCENARIO_DIRS[scenario] / "test.parquet"
     if not path.is_file():

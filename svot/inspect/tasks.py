@@ -86,12 +86,8 @@ def play(domain: str = "maze", size: int | None = None, split: str = "id", episo
 def _rulemaze(scenario: str, mode: str, data, seed, per_group, pool_size) -> Task:
     ds = _rm.dataset(scenario, mode, data=data, seed=int(seed), per_group=int(per_group), pool_size=int(pool_size))
     solver = [expose_truth(), _rm.dmp_agent() if mode == "dmp" else generate()]
-    return Task(dataset=ds, solver=solver, scorer=_rm_scorer(),
+    return Task(dataset=ds, solver=solver, scorer=_sc.rulemaze_scorer(),
                 metadata={"svot_task": "rulemaze", "scenario": scenario, "mode": mode})
-
-
-def _rm_scorer():
-    return _sc.rulemaze_scorer()
 
 
 @task
