@@ -7,8 +7,8 @@ by :mod:`svot.inspect.scorers`) says which cell it belongs to:
 * goal scores -> Table 1 (C and F accuracy per domain x size x split) and
   Table 2 scores -> per-field single-step accuracy, r_c and r_z: both printed
   by :class:`svot.metrics.evaluation.Report`, the layout ``svot evaluate`` prints;
-* RuleMaze scores -> EM / PR per seen / unseen group (the layout of
-  :func:`svot.rulemaze.evaluate.format_table`), one row per scenario and mode;
+* RuleMaze scores -> EM / PR per seen / unseen group and the unseen average (the
+  RuleMaze paper's Tables 2-3), one row per scenario and mode;
 * episode scores -> success, steps over the plan, inapplicable moves.
 """
 
@@ -23,8 +23,6 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from svot.metrics.evaluation import GroupStats, Report, _table
 from svot.rulemaze.dataset import TEST_GROUPS
-from svot.rulemaze.evaluate import Report as RuleReport
-from svot.rulemaze.evaluate import format_table
 from svot.rulemaze.metrics import Scores
 
 
@@ -106,21 +104,32 @@ class ModelTables:
         return "\n\n".join(parts)
 
     def rulemaze_table(self) -> str:
-        scores, avg = {}, {}
-        for row, groups in self.rulemaze.items():
-            order = [g for g in TEST_GROUPS if g in groups] + sorted(g for g in groups if g not in TEST_GROUPS)
-            scores[row] = {}
-            for g in order:
-                vals = groups[g]
+        """RuleMaze Tables 2-3 layout: EM / PR (%) per seen / unseen group and the unseen average."""
+        head = [["", "", "Seen", "", "Unseen easy", "", "Unseen medium", "", "Unseen hard", "", "Unseen avg", "", ""],
+                ["Scenario", "Mode"] + ["EM", "PR"] * 5 + ["items"]]
+        rows = []
+        for label in sorted(self.rulemaze):
+            groups = self.rulemaze[label]
+            scenario, _, mode = label.partition(" ")
+            row, unseen, counts = [scenario, mode], [], []
+            for g in TEST_GROUPS:
+                vals = groups.get(g)
+                if not vals:
+                    row += ["-", "-"]
+                    continue
                 n = len(vals)
-                scores[row][g] = Scores(sum(v[0] for v in vals) / n, sum(v[1] for v in vals) / n, n,
-                                        sum(v[2] for v in vals))
-            unseen = [scores[row][g] for g in TEST_GROUPS[1:] if g in scores[row]]
+                s = Scores(sum(v[0] for v in vals) / n, sum(v[1] for v in vals) / n, n, sum(v[2] for v in vals))
+                row += [f"{100 * s.em:.1f}", f"{100 * s.pr:.1f}"]
+                counts.append(f"{g}={n}" + (f" ({s.malformed} unreadable)" if s.malformed else ""))
+                if g != "seen":
+                    unseen.append(s)
             if unseen:
-                avg[row] = (sum(s.em for s in unseen) / len(unseen), sum(s.pr for s in unseen) / len(unseen))
-        rep = RuleReport(scores, avg, {}, [], [], [], 0)
-        body = [ln for ln in format_table(rep).splitlines() if not ln.startswith("prediction lines")]
-        return "RuleMaze Table 2 layout: EM / PR (%)\n" + "\n".join(body)
+                row += [f"{100 * sum(s.em for s in unseen) / len(unseen):.1f}",
+                        f"{100 * sum(s.pr for s in unseen) / len(unseen):.1f}"]
+            else:
+                row += ["-", "-"]
+            rows.append(row + [", ".join(counts)])
+        return "RuleMaze Table 2/3 layout: EM / PR (%)\n" + _table(head, rows, left=2, span=1)
 
     def episode_table(self) -> str:
         rows = []
@@ -128,7 +137,7 @@ class ModelTables:
             wins = [e for e in eps if e["success"]]
             over = [e["steps_over_plan"] for e in wins if not math.isnan(e["steps_over_plan"])]
             optimal = {e.get("plan_optimal") for e in eps}
-            plan = "optimal" if optimal == {True} else "not optimal" if optimal == {False} else "BFS/greedy (env.plan)"
+            plan = "optimal" if optimal == {True} else "not optimal" if optimal == {False} else "env.plan"
             rows.append([f"{d}-{n}x{n}", s, str(len(eps)), f"{100 * len(wins) / len(eps):.1f}",
                          f"{sum(over) / len(over):.2f}" if over else "-",
                          f"{sum(e['inapplicable'] for e in eps) / len(eps):.2f}", plan])
