@@ -16,6 +16,7 @@ dataset traces' naming) with the image itself, so the model sees the marker.
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import json
 from pathlib import Path
@@ -68,9 +69,15 @@ def items(scenario: str, *, data=None, seed: int = 0, per_group: int = 100, pool
                 seen[r["group"]] = seen.get(r["group"], 0) + 1
                 out.append(r)
         return out
+    return list(_generated(scenario, seed, per_group, pool_size, tuple(groups)))
+
+
+@functools.lru_cache(maxsize=8)
+def _generated(scenario: str, seed: int, per_group: int, pool_size: int, groups: tuple) -> tuple:
+    """Selected and rendered test items (cached: the dmp and direct tasks share them; items are read only)."""
     cfg = make_config(".", [scenario], seed=seed, train=0, test_per_group=per_group, pool_size=pool_size)
     specs = [s for s in plan(cfg, scenario)["test"] if s.group in groups]
-    return list(iter_items(specs, cfg.image_size))
+    return tuple(iter_items(specs, cfg.image_size))
 
 
 def _trace_calls(item: dict) -> list[dict]:
