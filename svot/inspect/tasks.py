@@ -48,7 +48,10 @@ def goal(domain: str = "maze", size: int | None = None, split: str = "test_id", 
     ``images=false`` for text-only models (the prompts give every state as text too).
     """
     n = _size(domain, size)
-    ds = _sv.goal_dataset(domain, n, _split(split), str(form).upper(), data=data, seed=int(seed),
+    form = str(form).upper()
+    if form not in _sv.FORMS:
+        raise ConfigError(f"unknown goal form {form!r}; choose C (four-choice) or F (free response)")
+    ds = _sv.goal_dataset(domain, n, _split(split), form, data=data, seed=int(seed),
                           maps=_opt_int(maps), limit=_opt_int(limit), images=_flag(images))
     return Task(dataset=ds, solver=[expose_truth(), generate()], scorer=_sc.goal_scorer(),
                 metadata={"svot_task": "goal", "domain": domain, "size": n, "split": split, "form": form})

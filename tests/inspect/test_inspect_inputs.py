@@ -14,7 +14,11 @@ from inspect_ai.model import ModelOutput, ModelUsage  # noqa: E402
 from svot.dataset import export, instance_record, iter_split, make_config, prediction_records  # noqa: E402
 from svot.dataset.prompts import IMAGE  # noqa: E402
 from svot.dataset.records import PngCache  # noqa: E402
-from svot.inspect.tasks import goal, state  # noqa: E402
+from svot.errors import SvotError  # noqa: E402
+from svot.inspect._content import NO_IMAGE  # noqa: E402
+from svot.inspect.tasks import goal, play, rulemaze_dmp, state  # noqa: E402
+from svot.rulemaze.dataset import export as rm_export  # noqa: E402
+from svot.rulemaze.dataset import make_config as rm_config  # noqa: E402
 
 
 def recording_mock(seen: list):
@@ -85,3 +89,33 @@ def test_tasks_read_an_export(fmt, tmp_path):
     [log] = inspect_eval(steps, model="svot/oracle", display="none", log_dir=str(tmp_path / "logs"))
     assert {s.name: s.metrics["mean"].value for s in log.results.scores} == {"state_scorer": 1.0,
                                                                             "reasoning_scorer": 1.0}
+
+
+def test_text_only_prompts_write_the_placeholders_out():
+    task = goal(domain="maze", size=5, form="F", maps=1, images=False)
+    row = instance_record(next(iter_split("maze", 5, "test_id", 0, {"test_id": 1})), PngCache())
+    [part] = task.dataset[0].input[0].content
+    assert part.type == "text" and part.text == row["prompt"].replace(IMAGE, NO_IMAGE)
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: goal(domain="maze", size=5, form="X", maps=1), "form"),
+    (lambda: goal(domain="maze", size=5, split="test", maps=1), "split"),
+    (lambda: goal(domain="chess", maps=1), "domain"),
+    (lambda: play(domain="maze", size=5, split="test_id", episodes=1), "split"),
+    (lambda: goal(domain="maze", size=5, data="/nonexistent/svot-data"), "no data"),
+])
+def test_bad_task_arguments_are_named(make, match):
+    with pytest.raises(SvotError, match=match):
+        make()
+
+
+@pytest.mark.slow
+def test_rulemaze_tasks_read_an_export(tmp_path):
+    rm_export(rm_config(tmp_path / "rm", ["regular"], train=0, test_per_group=1, pool_size=2000,
+                        formats="parquet"), quiet=True)
+    from_export = rulemaze_dmp(scenario="regular", data=str(tmp_path / "rm"), per_group=1)
+    generated = rulemaze_dmp(scenario="regular", per_group=1, pool_size=2000)
+    assert [s.id for s in from_export.dataset] == [s.id for s in generated.dataset]
+    [log] = inspect_eval(from_export, model="svot/oracle", display="none", log_dir=str(tmp_path / "logs"))
+    assert log.results.scores[0].metrics["mean"].value == 1.0  # EM
