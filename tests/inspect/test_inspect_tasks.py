@@ -19,6 +19,7 @@ from inspect_ai.model import (ChatCompletionChoice, ChatMessageAssistant, ModelO
                               ModelUsage)
 from inspect_ai.model._providers.mockllm import MockLLM  # noqa: E402
 
+from svot.inspect.play import make_env  # noqa: E402
 from svot.inspect.tasks import goal, play, rulemaze_direct, rulemaze_dmp, state  # noqa: E402
 
 MODELS = ("mockllm/model", "svot/oracle", "svot/random")
@@ -92,9 +93,38 @@ def test_play_mock_oracle_random(tmp_path):
     assert m["success.mean"] == 1.0 and m["steps_over_plan.mean_finite"] == 0.0 and m["inapplicable.mean"] == 0.0
     for s in sample_scores(oracle, "episode_scorer"):
         assert s.metadata["moves"] == s.metadata["plan_length"] > 0
+    for sample in oracle.samples:  # every move answers with the new state text and its image
+        results = [m for m in sample.messages if m.role == "tool"]
+        assert results and all([c.type for c in m.content] == ["text", "image"] for m in results)
     rnd = run(task, "svot/random", tmp_path)
     for s in sample_scores(rnd, "episode_scorer"):
         assert 1 <= s.metadata["moves"] <= 12  # random plays until the goal, a hole or the move limit
+
+
+def test_play_counts_inapplicable_moves(tmp_path):
+    """A move into the border changes nothing: the env reports it inapplicable and the scorer counts it."""
+    task = play(domain="maze", size=5, episodes=5)
+    sample, blocked = next((s, a) for s in task.dataset for a in range(4) if not _applicable(s, a))
+    env = make_env("maze", 5, "id")
+
+    def outputs(inp, tools, tool_choice, config):
+        if any(m.role == "tool" for m in inp):
+            out = ModelOutput.from_content("mockllm", "I stop here.")
+        else:
+            out = ModelOutput.for_tool_call("mockllm", "move", {"action": env.action_text(blocked)})
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    log = run(task, "mockllm/model", tmp_path, model_args={"custom_outputs": outputs}, sample_id=sample.id)
+    [score] = sample_scores(log, "episode_scorer")
+    assert score.metadata["moves"] == 1 and score.value["inapplicable"] == 1.0 and score.value["success"] == 0.0
+    assert math.isnan(score.value["steps_over_plan"])  # only successful episodes have steps over the plan
+
+
+def _applicable(sample, action: int) -> bool:
+    env = make_env("maze", 5, "id")
+    env.reset(seed=sample.metadata["episode_seed"])
+    return env.step(action)[4]["applicable"]
 
 
 @pytest.fixture(scope="module")
