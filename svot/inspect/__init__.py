@@ -14,8 +14,9 @@ Reference models (registered with Inspect by the ``inspect_ai`` entry point):
 ``svot/oracle`` answers from the planner and the ground truth (100% on every task),
 ``svot/random`` answers at random from the task's answer space (the floor).
 
-``python -m svot.inspect.tables LOG_DIR`` prints the paper's table layouts
-from Inspect logs (:mod:`svot.inspect.tables`).
+A run of svot tasks ends with the paper's table layouts (:mod:`svot.inspect.summary`);
+``python -m svot.inspect.tables LOG_DIR`` prints them for every log under a
+directory (:mod:`svot.inspect.tables`).
 """
 
 try:

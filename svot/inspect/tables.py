@@ -146,9 +146,16 @@ class ModelTables:
 
 
 def collect(sources) -> dict[str, ModelTables]:
+    """Tables per model from log files / directories."""
+    return collect_logs(read_eval_log(path) for path in log_paths(sources))
+
+
+def collect_logs(logs) -> dict[str, ModelTables]:
+    """Tables per model from :class:`inspect_ai.log.EvalLog` objects (read from disk when headers only)."""
     models: dict[str, ModelTables] = {}
-    for path in log_paths(sources):
-        log = read_eval_log(path)
+    for log in logs:
+        if log.status == "success" and not log.samples and log.location:
+            log = read_eval_log(log.location)
         if log.status != "success" or not log.samples:
             continue
         mt = models.setdefault(log.eval.model, ModelTables(log.eval.model))
@@ -160,7 +167,10 @@ def collect(sources) -> dict[str, ModelTables]:
 
 
 def tables_text(sources) -> str:
-    models = collect(sources)
+    return format_models(collect(sources))
+
+
+def format_models(models: dict[str, ModelTables]) -> str:
     if not models:
         return "no successful svot evaluation logs found"
     return "\n\n\n".join(models[m].text() for m in sorted(models))

@@ -13,6 +13,7 @@ pytest.importorskip("inspect_ai", reason="the eval extra (inspect-ai) is not ins
 
 from inspect_ai import eval as inspect_eval  # noqa: E402
 
+from svot.inspect.summary import run_summary  # noqa: E402
 from svot.inspect.tables import collect, main, tables_text  # noqa: E402
 from svot.inspect.tasks import goal, state  # noqa: E402
 
@@ -33,8 +34,14 @@ def test_tables_from_logs(tmp_path, capsys):
     text = tables_text([logs])
     assert "Model: svot/oracle" in text and "Model: svot/random" in text
     assert "Table 1 layout" in text and "Table 2 layout: single-step accuracy (%) - Maze" in text
+    capsys.readouterr()  # drop what the runs printed (their run-end tables among it)
     assert main([str(logs)]) == 0
     assert capsys.readouterr().out.strip() == text
+    # the run-end summary: the same tables for a run's svot logs, nothing for a run without svot tasks
+    run_logs = inspect_eval(tasks[0], model="svot/oracle", log_dir=str(tmp_path / "run"), display="none")
+    assert "Table 1 layout" in run_summary(run_logs)
+    assert run_summary([log.model_copy(update={"eval": log.eval.model_copy(update={"metadata": {}})})
+                        for log in run_logs]) is None
 
 
 @pytest.mark.slow
@@ -48,6 +55,8 @@ def test_inspect_cli_finds_svot_tasks_and_models(tmp_path):
                           "-T", "form=F", "-T", "maps=1", "--log-dir", str(logs), "--display", "plain"],
                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert out.returncode == 0, out.stderr[-2000:]
+    # the run ends with svot's tables (the run-end hook the entry point registers)
+    assert "Table 1 layout" in out.stdout and "Model: svot/oracle" in out.stdout
     [model] = collect([logs]).values()
     g = model.groups[("gather", 5, "test_id")]
     assert g.answer_n == 2 and g.answer_correct == 2
