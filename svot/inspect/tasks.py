@@ -23,6 +23,10 @@ def _size(domain: str, size) -> int:
     return get_spec(domain).sizes[0] if size is None else int(size)
 
 
+def _domain(domain: str) -> str:
+    return get_spec(domain).name  # ConfigError naming the known domains
+
+
 def _split(split: str) -> str:
     if split not in SPLIT_NAMES:
         raise ConfigError(f"unknown split {split!r}; choose one of {', '.join(SPLIT_NAMES)}")
@@ -47,6 +51,7 @@ def goal(domain: str = "maze", size: int | None = None, split: str = "test_id", 
     built from ``seed`` (``maps`` maps instead of the paper's count; ``limit`` instances).
     ``images=false`` for text-only models (the prompts give every state as text too).
     """
+    domain = _domain(domain)
     n = _size(domain, size)
     form = str(form).upper()
     if form not in _sv.FORMS:
@@ -65,6 +70,7 @@ def state(domain: str = "maze", size: int | None = None, split: str = "test_id",
 
     ``limit``: instances; ``steps``: at most this many step samples.
     """
+    domain = _domain(domain)
     n = _size(domain, size)
     ds = _sv.state_dataset(domain, n, _split(split), data=data, seed=int(seed), maps=_opt_int(maps),
                            limit=_opt_int(limit), steps_limit=_opt_int(steps), images=_flag(images))
@@ -79,6 +85,7 @@ def play(domain: str = "maze", size: int | None = None, split: str = "id", episo
     """Interactive: the model plays ``episodes`` env episodes with a ``move`` tool (``split``: id / ood)."""
     if split not in _play.ENV_SPLITS:
         raise ConfigError(f"unknown env split {split!r}; choose id or ood")
+    domain = _domain(domain)
     n = _size(domain, size)
     ds = _play.episode_dataset(domain, n, split, episodes=int(episodes), seed=int(seed),
                                max_moves=_opt_int(max_moves), images=_flag(images))
