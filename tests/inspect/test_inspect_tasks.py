@@ -197,3 +197,16 @@ def test_oracle_is_perfect_on_every_domain(domain, tmp_path):
                 assert value == 1.0, (domain, name)
             if name.startswith(("steps_over_plan", "inapplicable")):
                 assert value == 0.0 or math.isnan(value), (domain, name)
+
+
+@pytest.mark.slow
+def test_oracle_is_perfect_on_questmaze(tmp_path):
+    kw = dict(scenario="quest", per_group=1, pool_size=2000)
+    logs = inspect_eval([rulemaze_dmp(**kw), rulemaze_direct(**kw), rulemaze_direct(cot=True, **kw)],
+                        model="svot/oracle", log_dir=str(tmp_path / "logs"), display="none")
+    for log in logs:
+        assert log.status == "success", log.error
+        m = metrics(log)
+        assert m["em.mean"] == 1.0 and m["pr.mean"] == 1.0
+        assert sorted(s.metadata["group"] for s in log.samples) == ["seen", "unseen-easy", "unseen-hard",
+                                                                    "unseen-medium"]
