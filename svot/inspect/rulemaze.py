@@ -1,0 +1,182 @@
+"""RuleMaze on Inspect: the DMP tools over the rendered image, and the tool-free baselines.
+
+Items are the RuleMaze exporter's (:func:`svot.rulemaze.dataset.build_item`):
+read from an export's ``<scenario>/test.parquet`` or selected on the fly from
+a seed (pool, rules, matching; :func:`svot.rulemaze.dataset.plan`). The
+prompt is the item's: the maze image, then the scene, goal, rule and
+instructions; the direct and CoT baselines swap the tool instructions for an
+answer-only or a think-first instruction.
+
+The five tools (RuleMaze Table 1, Alg. 5-9) are :mod:`svot.rulemaze.tools` on
+images kept per sample: ``input`` is the maze; LocateStart and ExecuteMove
+return a new image id (``image_1``, ``image_2``, ... in creation order, the
+dataset traces' naming) with the image itself, so the model sees the marker.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ContentText
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolDef, ToolError, ToolParam, ToolParams
+from PIL import Image
+
+from svot.errors import ActionError, DatasetError
+from svot.inspect._content import image_content, png_bytes, user_message
+from svot.rulemaze import symbols as S
+from svot.rulemaze import tools as T
+from svot.rulemaze.dataset import INSTRUCTIONS, SCENARIO_DIRS, TEST_GROUPS, iter_items, make_config, plan
+from svot.rulemaze.tools_logic import TOOL_SCHEMAS
+from svot.rulemaze.vision import PerceptionError
+
+MODES = ("dmp", "direct", "cot")
+DIRECT = ("Each move goes one cell up, down, left or right. Plan a path that reaches the goal and obeys the rule "
+          "at every step. Reply with 'Final answer:' followed by the moves only, e.g. 'Final answer: up, right'.")
+COT = ("Each move goes one cell up, down, left or right. Plan a path that reaches the goal and obeys the rule "
+       "at every step. Think step by step: read the maze, check the rule at each move, then end with "
+       "'Final answer:' followed by the moves, e.g. 'Final answer: up, right'.")
+
+
+def _decode(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+def _items_from_export(data, scenario: str) -> list[dict]:
+    root = Path(data)
+    path = root if root.suffix == ".parquet" else root / SCENARIO_DIRS[scenario] / "test.parquet"
+    if not path.is_file():
+        raise DatasetError(f"no RuleMaze test split at {str(path)!r} (svot rulemaze export --formats parquet)")
+    return [r for r in pq.read_table(path).to_pylist() if r["scenario"] == scenario]
+
+
+def items(scenario: str, *, data=None, seed: int = 0, per_group: int = 100, pool_size: int = 20_000,
+          groups=TEST_GROUPS) -> list[dict]:
+    """Test items of one scenario, ``per_group`` per group (the paper: 100 seen + 3 x 100 unseen)."""
+    scenario = S.normalize_scenario(scenario)
+    if data is not None:
+        rows = _items_from_export(data, scenario)
+        out, seen = [], {}
+        for r in rows:
+            if r["group"] in groups and seen.get(r["group"], 0) < per_group:
+                seen[r["group"]] = seen.get(r["group"], 0) + 1
+                out.append(r)
+        return out
+    return list(_generated(scenario, seed, per_group, pool_size, tuple(groups)))
+
+
+@functools.lru_cache(maxsize=8)
+def _generated(scenario: str, seed: int, per_group: int, pool_size: int, groups: tuple) -> tuple:
+    """Selected and rendered test items (cached: the dmp and direct tasks share them; items are read only)."""
+    cfg = make_config(".", [scenario], seed=seed, train=0, test_per_group=per_group, pool_size=pool_size)
+    specs = [s for s in plan(cfg, scenario)["test"] if s.group in groups]
+    return tuple(iter_items(specs, cfg.image_size))
+
+
+def _trace_calls(item: dict) -> list[dict]:
+    return [{"tool": s["tool"], "arguments": json.loads(s["arguments"])} for s in item["trace"]]
+
+
+def sample(item: dict, mode: str) -> Sample:
+    if mode not in MODES:
+        raise DatasetError(f"unknown RuleMaze mode {mode!r}; choose one of {', '.join(MODES)}")
+    text = item["prompt"]
+    if mode != "dmp":
+        swap = DIRECT if mode == "direct" else COT
+        text = text.replace(INSTRUCTIONS, swap) if INSTRUCTIONS in text else f"{text}\n{swap}"
+    final = item["messages"][-1]["content"]
+    meta = {
+        "task": f"rulemaze-{mode}", "id": item["id"], "scenario": item["scenario"], "group": item["group"],
+        "rule": item["rule"], "ground_truth": list(item["ground_truth"]),
+        "ground_truth_path": json.loads(item["ground_truth_path"]), "target_symbol": item["target"],
+        "truth": {"answer": final, "calls": _trace_calls(item) if mode == "dmp" else [],
+                  "moves": len(item["ground_truth"])},
+    }
+    image = item["image"]
+    return Sample(id=f"{item['id']}/{mode}", input=[user_message("<image>" + text, [image])],
+                  target=item["answer"], metadata=meta)
+
+
+def dataset(scenario: str, mode: str, **kw) -> MemoryDataset:
+    its = items(scenario, **kw)
+    return MemoryDataset([sample(i, mode) for i in its], name=f"rulemaze-{scenario}-{mode}")
+
+
+# --------------------------------------------------------------------------- tools
+
+
+def _params(name: str) -> ToolParams:
+    fn = next(t["function"] for t in TOOL_SCHEMAS if t["function"]["name"] == name)
+    props = {k: ToolParam(**v) for k, v in fn["parameters"]["properties"].items()}
+    return ToolParams(properties=props, required=list(fn["parameters"]["required"]))
+
+
+def _description(name: str) -> str:
+    return next(t["function"]["description"] for t in TOOL_SCHEMAS if t["function"]["name"] == name)
+
+
+def dmp_tools(maze_image) -> list:
+    """The five tools over this sample's images (``input`` = the maze)."""
+    images: dict[str, np.ndarray] = {"input": _decode(png_bytes(maze_image))}
+
+    def get(image_id: str) -> np.ndarray:
+        key = str(image_id).strip()
+        if key not in images:
+            raise ToolError(f"unknown image {image_id!r}; known: {', '.join(images)}")
+        return images[key]
+
+    def put(arr: np.ndarray):
+        key = f"image_{len(images)}"
+        images[key] = arr
+        pos = T.marker_position(arr)
+        return [ContentText(text=json.dumps({"image": key, "position": list(pos) if pos else None})), image_content(arr)]
+
+    def guard(fn):
+        try:
+            return fn()
+        except (PerceptionError, ActionError) as exc:
+            raise ToolError(str(exc)) from None
+
+    async def locate_start(image: str):
+        return guard(lambda: put(T.locate_start(get(image))))
+
+    async def inspect_grid(image: str):
+        return guard(lambda: T.inspect_grid(get(image)))
+
+    async def execute_move(image: str, action: str):
+        return guard(lambda: put(T.execute_move(get(image), action)))
+
+    async def verify_rule(actions: list[str], states: list[str], rule: str):
+        return "true" if T.verify_rule(rule, list(actions), list(states)) else "false"
+
+    async def verify_endpoint(image: str):
+        return "true" if guard(lambda: T.verify_endpoint(get(image))) else "false"
+
+    fns = {"LocateStart": locate_start, "InspectGrid": inspect_grid, "ExecuteMove": execute_move,
+           "VerifyRule": verify_rule, "VerifyEndpoint": verify_endpoint}
+    return [ToolDef(fn, name=name, description=_description(name), parameters=_params(name)).as_tool()
+            for name, fn in fns.items()]
+
+
+@solver
+def dmp_agent() -> Solver:
+    """Give the model the five tools for this sample's maze; loop until it answers without a call."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        first = state.messages[0].content
+        image = next(c for c in first if getattr(c, "type", "") == "image")
+        state.tools = dmp_tools(_image_bytes(image.image))
+        return await generate(state, tool_calls="loop")
+
+    return solve
+
+
+def _image_bytes(data_uri: str) -> bytes:
+    return base64.b64decode(data_uri.split(",", 1)[1])
