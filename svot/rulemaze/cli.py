@@ -95,7 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                    "export's ground truth; prints EM/PR for seen rules and unseen "
                                    "easy/medium/hard rules. Malformed lines are counted, never fatal.")
     p.add_argument("--data", required=True, help="export root, scenario directory, test.parquet or ShareGPT test.json")
-    p.add_argument("--predictions", required=True, help="JSON lines: {\"id\": ..., \"actions\": [...] or text}")
+    p.add_argument("--predictions", required=True, help="JSON lines: {\"id\": ..., \"moves\" (or \"actions\"): [...] or text}")
     p.add_argument("--json", dest="json_out", help="also write the scores as JSON to this file")
     p.add_argument("--lenient", action="store_true", help="EM as printed in Eq. 2 (extra trailing moves ignored)")
     _common(p)
