@@ -77,7 +77,20 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--gamma", type=float, default=0.95)
     p.add_argument("--threads", type=int, default=None, help="torch threads (default: the CPU count)")
     p.add_argument("--target", type=float, default=0.9, help="report the first step where held-out success reaches this")
+    p.add_argument("--replot", action="store_true", help="only redraw --out/curve.png from its curve.csv and summary.json")
     return p.parse_args(argv)
+
+
+def replot(out: Path) -> int:
+    """Redraw ``curve.png`` of a finished run from ``curve.csv`` and ``summary.json`` (no training)."""
+    summary = json.loads((out / "summary.json").read_text())
+    with open(out / "curve.csv", newline="") as f:
+        rows = [{k: (int(v) if k == "timesteps" else float(v)) for k, v in r.items()} for r in csv.DictReader(f)]
+    s = summary["settings"]
+    title = f"PPO ({s['policy']}) on {s['env_id']}: {summary['heldout_problems']} held-out mazes, seed {s['seed']}"
+    plot_curve(rows, out / "curve.png", title, s["target"], s["slack"], summary.get("random_policy_success"))
+    print(f"wrote {out}/curve.png")
+    return 0
 
 
 def optimal_lengths(env_id: str, problems) -> np.ndarray:
@@ -160,6 +173,8 @@ def plot_curve(rows: list[dict], path: Path, title: str, target: float, slack: i
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.replot:
+        return replot(args.out)
     import torch
     from stable_baselines3 import PPO
     from stable_baselines3.common.callbacks import BaseCallback

@@ -78,4 +78,4 @@ def test_directives_are_read(tmp_path, monkeypatch):
     assert blocks[1].skip == "too slow"
     assert blocks[2].requires == ("no_such_module_xyz",) and D.missing_requirements(blocks[2]) == ["no_such_module_xyz"]
     assert blocks[3].code == "echo hi\n"
-    assert blocks[4].skip is None and blocks[4].requires == () and blocks[4].line == 13
+    assert blocks[4].skip is None and blocks[4].requires == () and blocks[4].line == 17
