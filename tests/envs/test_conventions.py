@@ -14,9 +14,10 @@ from svot.envs.conventions import WASD, arrow_keys
 from svot.play import WithNoOp
 
 SVOT_IDS = [i for i in registered_ids() if i.startswith("SVoT/") and "OOD" not in i]
+RULEMAZE_IDS = [i for i in gym.registry if i.startswith("RuleMaze/")]
 
 
-@pytest.mark.parametrize("env_id", SVOT_IDS)
+@pytest.mark.parametrize("env_id", SVOT_IDS + RULEMAZE_IDS)
 def test_keys_to_action_reach_every_action(env_id):
     env = gym.make(env_id)
     keys = env.get_wrapper_attr("get_keys_to_action")()
@@ -99,3 +100,14 @@ def test_is_success_in_info_as_sb3_reads_it():
     assert list(model.ep_success_buffer) == [True]
     model._update_info_buffer([infos[0]], np.array([True]))  # an episode that ended elsewhere: a failure
     assert list(model.ep_success_buffer) == [True, False]
+
+
+def test_rulemaze_is_success_follows_the_reward():
+    env = gym.make("RuleMaze/RegularMaze-3x3-v0")
+    env.reset(seed=0)
+    truth = env.unwrapped.ground_truth
+    assert truth
+    for move in truth:
+        _, reward, terminated, _, info = env.step(env.unwrapped.parse_action(move) if hasattr(env.unwrapped, "parse_action")
+                                                  else ("up", "down", "left", "right").index(move))
+    assert terminated and reward == 1.0 and info["is_success"] is True
