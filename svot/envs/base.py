@@ -157,7 +157,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if self.render_mode == "human":
             self.render()
         info = self._info(applicable=applied)
-        info["is_success"] = bool(self._view["goal"])  # read by SB3's Monitor/loggers at episode end
+        info["is_success"] = bool(self._view["goal"])  # SB3 (BaseAlgorithm._update_info_buffer) reads it at episode end
         return self._view["obs"].copy(), reward, terminated, False, info
 
     def _reset_from_pool(self, seed: int | None) -> None:

@@ -94,6 +94,7 @@ ol.choices li.picked.correct::after { content: "  \\2713 correct, model's choice
 figure.frame, figure.pimg { margin: 0; width: 128px; text-align: center; }
 figure.frame img, figure.pimg img { width: 128px; height: 128px; image-rendering: pixelated; border: 2px solid var(--line); border-radius: 4px; display: block; background: #fff; cursor: zoom-in; }
 figure.pimg img { border-style: dashed; }
+.strip .pair { display: flex; gap: 3px; padding: 3px; background: #eef1f5; border-radius: 6px; }
 figure.pimg.ok img { border-color: var(--ok); } figure.pimg.bad img { border-color: var(--bad); }
 figure.pimg figcaption { font-size: 11px; color: var(--muted); }
 figure.pimg.bad figcaption { color: var(--bad); font-weight: 600; }

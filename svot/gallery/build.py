@@ -279,12 +279,13 @@ def _card(card: dict, images: _Images, root: str) -> str:
     for s, ps in zip(steps, psteps):
         ok = s.get("applicable", True)
         cap = f'{_e(s["step"])} \u00b7 {_e(s.get("action_text"))}' + ("" if ok else " \u2717")
-        frames.append(
+        true_fig = (
             f'<figure class="frame{"" if ok else " bad"}">'
             + images.tag(s.get("image"), root, f"{iid}: after step {s['step']} ({s.get('action_text')})")
             + f"<figcaption>{cap}</figcaption></figure>"
-            + _pred_image(ps, images, root, iid, s["step"])
         )
+        model_fig = _pred_image(ps, images, root, iid, s["step"])
+        frames.append(f'<div class="pair">{true_fig}{model_fig}</div>' if model_fig else true_fig)
 
     acts = "".join(
         f'<li{"" if s.get("applicable", True) else " class=bad"}><span>{_e(s.get("action_text"))}</span></li>' for s in steps
