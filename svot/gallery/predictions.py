@@ -25,11 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
 from svot.errors import DatasetError
 from svot.metrics.goal import answer_matches, extract_choice
 from svot.metrics.reasoning import reasoning_reward
 from svot.metrics.state import state_fields, state_reward
+from svot.metrics.visual import visual_reward
 
 METRICS = ("choice", "answer", "states", "reasoning", "images")
 IMAGE_OK = 0.9
@@ -80,8 +82,6 @@ def _json(v):
 
 
 def _decode_png(data: bytes) -> np.ndarray:
-    from PIL import Image
-
     with Image.open(io.BytesIO(data)) as im:
         return np.asarray(im.convert("RGB"))
 
@@ -142,8 +142,6 @@ def score_card(card: dict, rec: dict, base: Path) -> dict:
 
 
 def _image(rel: str, base: Path, step: dict, card: dict, pred: dict) -> dict:
-    from svot.metrics.visual import visual_reward
-
     path = (base / rel) if not Path(rel).is_absolute() else Path(rel)
     try:
         data = path.read_bytes()
@@ -152,8 +150,6 @@ def _image(rel: str, base: Path, step: dict, card: dict, pred: dict) -> dict:
         pred["issues"].append(f"image {rel!r}: {type(exc).__name__}")
         return {"path": rel, "png": None}
     if not data.startswith(b"\x89PNG"):  # the gallery stores PNGs: re-encode other formats
-        from PIL import Image
-
         buf = io.BytesIO()
         Image.fromarray(img).save(buf, format="PNG")
         data = buf.getvalue()

@@ -2,8 +2,8 @@
 
 Per document, its blocks run in order in a fresh temporary directory (Python
 blocks in one shared namespace, shell blocks through bash with the venv's bin
-first on PATH; see ``docs_runner.py``). ``examples/`` and ``benchmarks/`` are
-linked into that directory, as a user runs them from a checkout. Blocks marked
+first on PATH; see ``docs_runner.py``). ``examples/``, ``benchmarks/``, ``svot/``
+and ``tests/`` are linked into that directory, as a user runs blocks from a checkout. Blocks marked
 ``<!-- docs-test: skip (reason) -->``, or ``requires`` a missing package, are
 reported as skipped tests with their reason. ``SDL_VIDEODRIVER=dummy`` keeps
 ``render_mode="human"`` off screen.
@@ -22,6 +22,8 @@ import pytest
 from tests.docs.docs_blocks import REPO, doc_files, missing_requirements, read_blocks
 
 RUNNER = Path(__file__).with_name("docs_runner.py")
+# what a block may read from a checkout by relative path (blocks write only new files of their own)
+LINKED = ("examples", "benchmarks", "svot", "tests")
 DOCS = doc_files()
 
 
@@ -41,8 +43,9 @@ def test_doc_blocks_run_in_order(doc: Path, tmp_path: Path):
     blocks = [b for b in read_blocks(doc) if b.lang and not _skipped(b)]
     if not blocks:
         pytest.skip(f"{doc.name} has no runnable code block")
-    for name in ("examples", "benchmarks"):
-        (tmp_path / name).symlink_to(REPO / name)
+    for name in LINKED:
+        if (REPO / name).exists():
+            (tmp_path / name).symlink_to(REPO / name)
     spec = tmp_path / ".docs-blocks.json"
     spec.write_text(json.dumps([{"where": b.where, "lang": b.lang, "code": b.code} for b in blocks]))
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", MPLBACKEND="Agg", PYTHONPATH=str(REPO))
