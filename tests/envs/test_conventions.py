@@ -111,3 +111,21 @@ def test_rulemaze_is_success_follows_the_reward():
         _, reward, terminated, _, info = env.step(env.unwrapped.parse_action(move) if hasattr(env.unwrapped, "parse_action")
                                                   else ("up", "down", "left", "right").index(move))
     assert terminated and reward == 1.0 and info["is_success"] is True
+
+
+def test_a_given_problem_is_solved_or_has_no_plan(tmp_path):
+    from svot.domains import get_spec
+
+    spec = get_spec("maze")
+    env = gym.make("SVoT/Maze-5x5-v0").unwrapped
+    open_maze = spec.problem_from_state({"domain": "maze", "size": 5, "player": [0, 0], "walls": [[1, 1]], "goal": [2, 2]}, "open")
+    path = tmp_path / "open.pddl"
+    path.write_text(open_maze.to_pddl())
+    env.reset(options={"problem": str(path)})
+    assert len(env.plan) == 4  # a shortest plan: two down, two right in some order
+    for a in env.plan:
+        _, reward, terminated, _, info = env.step(a)
+    assert terminated and reward == 1.0 and info["is_success"]
+    walled = spec.problem_from_state({"domain": "maze", "size": 5, "player": [0, 0], "walls": [[0, 1], [1, 0]], "goal": [4, 4]}, "walled")
+    env.reset(options={"problem": walled})
+    assert env.plan is None  # the goal cannot be reached
