@@ -4,6 +4,9 @@ The browser tests need Debian's ``chromium`` (``/usr/bin/chromium``; ``.ci/run``
 installs it) and are skipped, with that reason, where it is missing. They read
 the page after ``load`` with ``--dump-dom``: the gallery script writes the
 image check into ``#svot-status`` and hides the cards the URL filter excludes.
+The interactive ones (paging, search, enlarge, the predictions filters) drive
+Chromium over the DevTools protocol (:mod:`tests.ecosystem.cdp`) with real
+mouse clicks and typed text.
 """
 
 from __future__ import annotations
