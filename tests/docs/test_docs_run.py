@@ -48,7 +48,8 @@ def test_doc_blocks_run_in_order(doc: Path, tmp_path: Path):
             (tmp_path / name).symlink_to(REPO / name)
     spec = tmp_path / ".docs-blocks.json"
     spec.write_text(json.dumps([{"where": b.where, "lang": b.lang, "code": b.code} for b in blocks]))
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", MPLBACKEND="Agg", PYTHONPATH=str(REPO))
+    # one torch/OpenMP thread: the suite runs a worker per core, more threads only contend
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", MPLBACKEND="Agg", PYTHONPATH=str(REPO), OMP_NUM_THREADS="1")
     r = subprocess.run([sys.executable, str(RUNNER), str(spec)], cwd=tmp_path, env=env,
                        capture_output=True, text=True)
     assert r.returncode == 0, f"a block of {doc.name} failed:\n{r.stdout[-6000:]}\n{r.stderr[-6000:]}"
