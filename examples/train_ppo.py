@@ -77,7 +77,20 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--gamma", type=float, default=0.95)
     p.add_argument("--threads", type=int, default=None, help="torch threads (default: the CPU count)")
     p.add_argument("--target", type=float, default=0.9, help="report the first step where held-out success reaches this")
+    p.add_argument("--replot", action="store_true", help="only redraw --out/curve.png from its curve.csv and summary.json")
     return p.parse_args(argv)
+
+
+def replot(out: Path) -> int:
+    """Redraw ``curve.png`` of a finished run from ``curve.csv`` and ``summary.json`` (no training)."""
+    summary = json.loads((out / "summary.json").read_text())
+    with open(out / "curve.csv", newline="") as f:
+        rows = [{k: (int(v) if k == "timesteps" else float(v)) for k, v in r.items()} for r in csv.DictReader(f)]
+    s = summary["settings"]
+    title = f"PPO ({s['policy']}) on {s['env_id']}: {summary['heldout_problems']} held-out mazes, seed {s['seed']}"
+    plot_curve(rows, out / "curve.png", title, s["target"], s["slack"], summary.get("random_policy_success"))
+    print(f"wrote {out}/curve.png")
+    return 0
 
 
 def optimal_lengths(env_id: str, problems) -> np.ndarray:
@@ -88,6 +101,39 @@ def optimal_lengths(env_id: str, problems) -> np.ndarray:
 
     domain = _entry_class(gym.spec(env_id)).domain_name
     return np.array([len(solve(domain, p)) for p in problems], np.int64)
+
+
+ANNOTATION_SPOTS = [(x, y) for y in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2) for x in (0.3, 0.45, 0.6, 0.15, 0.75)]
+
+
+def annotation_clashes(fig, ax, note, avoid=()) -> list:
+    """What the annotation's text box covers: data points and line segments of ``ax`` (as (x, y)), other artists."""
+    from matplotlib.text import Text
+
+    renderer = fig.canvas.get_renderer()
+    box = Text.get_window_extent(note, renderer).padded(3)  # the text only, not its arrow
+    hits = []
+    for line in ax.get_lines():
+        xy = line.get_xydata()
+        if len(xy) == 0 or line.get_transform() != ax.transData:  # axhline: a reference line, not data
+            continue
+        pts = ax.transData.transform(xy)
+        # sample each segment densely, so a line passing through the box counts, not only its markers
+        dense = [pts[0]] + [a + (b - a) * s for a, b in zip(pts[:-1], pts[1:]) for s in np.linspace(0.05, 1, 20)]
+        hits += [tuple(ax.transData.inverted().transform(p)) for p in dense if box.contains(*p)]
+    hits += [a for a in avoid if a is not None and box.overlaps(a.get_window_extent(renderer))]
+    return hits
+
+
+def place_clear_of_data(fig, ax, note, avoid=()) -> bool:
+    """Move the annotation's text to the first spot (axes fraction) where it covers no data, line or ``avoid``."""
+    for spot in ANNOTATION_SPOTS:
+        note.set_position(spot)
+        fig.canvas.draw()
+        if not annotation_clashes(fig, ax, note, avoid):
+            return True
+    note.set_position(ANNOTATION_SPOTS[0])
+    return False
 
 
 def plot_curve(rows: list[dict], path: Path, title: str, target: float, slack: int, random_rate: float | None = None) -> None:
@@ -103,21 +149,22 @@ def plot_curve(rows: list[dict], path: Path, title: str, target: float, slack: i
     ax.axhline(target, color="grey", lw=0.8, ls=":")
     if random_rate is not None:
         ax.axhline(random_rate, color="tab:red", lw=0.8, ls="-.", label=f"random actions, step limit ({random_rate:.2f})")
-    first = next((r for r in rows if r["success"] >= target), None)
-    if first is not None:
-        ax.annotate(f"{first['success']:.1%} at {first['timesteps']:,} steps\n({first['train_seconds'] / 60:.1f} min training)",
-                    (first["timesteps"], first["success"]), xytext=(0.3, 0.5), textcoords="axes fraction", fontsize=8,
-                    arrowprops={"arrowstyle": "->", "lw": 0.7})
     last = rows[-1]
-    ax.text(0.99, 0.02, f"final {last['success']:.1%} after {last['timesteps']:,} steps, {last['train_seconds'] / 60:.1f} min",
-            transform=ax.transAxes, ha="right", va="bottom", fontsize=8)
+    final = ax.text(0.99, 0.02, f"final {last['success']:.1%} after {last['timesteps']:,} steps, {last['train_seconds'] / 60:.1f} min",
+                    transform=ax.transAxes, ha="right", va="bottom", fontsize=8)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("training steps")
     ax.set_ylabel("success rate (deterministic policy)")
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 0.07), fontsize=8)
+    legend = ax.legend(loc="lower right", bbox_to_anchor=(1.0, 0.07), fontsize=8)
     fig.tight_layout()
+    first = next((r for r in rows if r["success"] >= target), None)
+    if first is not None:
+        note = ax.annotate(f"{first['success']:.1%} at {first['timesteps']:,} steps\n({first['train_seconds'] / 60:.1f} min training)",
+                           (first["timesteps"], first["success"]), xytext=(0.3, 0.5), textcoords="axes fraction", fontsize=8,
+                           arrowprops={"arrowstyle": "->", "lw": 0.7})
+        place_clear_of_data(fig, ax, note, avoid=[legend, final])
     tmp = path.with_suffix(".tmp.png")
     fig.savefig(tmp)
     plt.close(fig)
@@ -126,6 +173,8 @@ def plot_curve(rows: list[dict], path: Path, title: str, target: float, slack: i
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.replot:
+        return replot(args.out)
     import torch
     from stable_baselines3 import PPO
     from stable_baselines3.common.callbacks import BaseCallback

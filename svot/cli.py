@@ -168,18 +168,20 @@ def _export(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- gallery
 
 
-@command("gallery", "write a static HTML gallery of an export (one page per domain x size x split)")
+@command("gallery", "write a static HTML gallery of an export (every instance, paged; optional model predictions)")
 def _gallery_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("data", help="an export directory (svot export --out)")
     p.add_argument("--out", required=True, help="output directory (new, empty, or a previous gallery)")
-    p.add_argument("--per-page", type=int, default=12, help="sample instances per page (default 12)")
+    p.add_argument("--per-page", type=int, default=20, help="instances per page (default 20)")
+    p.add_argument("--predictions", help="a predictions file (JSON lines, as svot evaluate reads): the model's "
+                                         "answers beside the truth, with 'wrong only' and metric filters")
 
 
 @_gallery_args.runner
 def _gallery(args: argparse.Namespace) -> int:
     from svot.gallery import build_gallery
 
-    result = build_gallery(args.data, args.out, per_page=args.per_page)
+    result = build_gallery(args.data, args.out, per_page=args.per_page, predictions=args.predictions)
     print(f"wrote {len(result.pages)} pages and {result.images} images; open {result.index}")
     return 0
 

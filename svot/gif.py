@@ -7,6 +7,12 @@ palette shared by all frames (exact when the episode uses at most 254 colours,
 else a median-cut palette of all frames, without dithering), and a GIF holds no
 timestamps.
 
+A caption under the grid (``caption=True``, the default) names the action
+that led to each frame (``"3: move left"``; ``"start"`` on the first frame),
+marks a move whose preconditions failed ("not applicable") and the frame where
+the goal is reached. It is drawn with Pillow's built-in bitmap font, scaled by
+whole pixels, so the bytes do not depend on the fonts a machine has.
+
 A thin progress bar under the grid (``progress_bar=True``, the default) shows
 how far the episode has got. It also keeps every step its own frame: Pillow
 merges consecutive identical frames (a move into a wall changes nothing) into
@@ -27,9 +33,13 @@ import numpy as np
 
 from svot.errors import ActionError, ConfigError
 
-__all__ = ["episode_frames", "save_episode_gif", "write_gif"]
+__all__ = ["caption_strip", "episode_frames", "save_episode_gif", "write_gif"]
 
 BAR_HEIGHT = 6
+_CAPTION_BG = (246, 246, 248)
+_CAPTION_FG = (29, 35, 43)
+_CAPTION_BAD = (179, 38, 30)
+_CAPTION_GOAL = (31, 122, 58)
 _BAR_DONE = (52, 52, 60)
 _BAR_TODO = (214, 214, 220)
 
@@ -90,7 +100,10 @@ def episode_frames(
     id's ``max_episode_steps``, else 4·N²). ``reset(seed=seed, options=options)``
     starts it (``options={"problem": ...}`` plays a given problem).
 
-    The summary: ``steps``, ``return``, ``terminated``, ``truncated``, ``actions``.
+    The summary: ``steps``, ``return``, ``terminated``, ``truncated``, ``actions``,
+    and ``captions`` (one per frame: ``"start"``, then ``"<t>: <action text>"``,
+    with ``" - not applicable"`` when the move's preconditions failed and
+    ``" - goal"`` on the step that reached it).
     """
     own = isinstance(env_or_id, str)
     env = gym.make(env_or_id, **(env_kwargs or {})) if own else env_or_id
@@ -107,23 +120,58 @@ def episode_frames(
                 max_steps = 4 * n * n
         obs, _ = env.reset(seed=seed, options=options)
         frames = [_frame_of(env, image_size)]
+        captions = ["start"]
+        text_of = getattr(env.unwrapped, "action_text", None)
         taken: list[int] = []
         total, terminated, truncated = 0.0, False, False
         limit = max_steps if actions is None else min(max_steps, len(actions))
         for t in range(limit):
             a = policy(obs) if actions is None else actions[t]
             a = int(np.asarray(a).reshape(()))
-            obs, reward, terminated, truncated, _ = env.step(a)
+            obs, reward, terminated, truncated, info = env.step(a)
             taken.append(a)
             total += float(reward)
             frames.append(_frame_of(env, image_size))
+            caption = f"{t + 1}: {text_of(a) if text_of is not None else f'action {a}'}"
+            if info.get("applicable") is False:
+                caption += " - not applicable"
+            if info.get("is_success") or (terminated and reward > 0):
+                caption += " - goal"
+            captions.append(caption)
             if terminated or truncated:
                 break
     finally:
         if own:
             env.close()
     return frames, {"steps": len(taken), "return": total, "terminated": bool(terminated), "truncated": bool(truncated),
-                    "actions": taken}
+                    "actions": taken, "captions": captions}
+
+
+def caption_strip(text: str, width: int) -> np.ndarray:
+    """A ``(h, width, 3)`` strip with ``text`` in Pillow's bitmap font, scaled by a whole factor to suit ``width``."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.load_default()  # the built-in bitmap font: the same pixels on every machine
+    scale = max(1, width // 180)
+    colour = _CAPTION_BAD if "not applicable" in text else _CAPTION_GOAL if text.endswith("goal") else _CAPTION_FG
+    small_w = width // scale
+    left, top, right, bottom = font.getbbox("Ag")
+    line_h = bottom - top + 4
+    img = Image.new("RGB", (small_w, line_h), _CAPTION_BG)
+    draw = ImageDraw.Draw(img)
+    while text and font.getlength(text) > small_w - 4:  # too long for the frame: cut, mark with "..."
+        text = text[:-4] + "..." if len(text) > 4 else text[:-1]
+    draw.text(((small_w - font.getlength(text)) // 2, 2 - top), text, fill=colour, font=font)
+    strip = np.asarray(img.resize((small_w * scale, line_h * scale), Image.NEAREST))
+    out = np.empty((strip.shape[0], width, 3), np.uint8)
+    out[:] = _CAPTION_BG
+    pad = (width - strip.shape[1]) // 2
+    out[:, pad:pad + strip.shape[1]] = strip
+    return out
+
+
+def _add_captions(frames: list[np.ndarray], captions: list[str]) -> list[np.ndarray]:
+    return [np.concatenate([f, caption_strip(c, f.shape[1])], axis=0) for f, c in zip(frames, captions)]
 
 
 def _add_bar(frames: list[np.ndarray]) -> list[np.ndarray]:
@@ -198,6 +246,7 @@ def save_episode_gif(
     max_steps: int | None = None,
     image_size: int | None = None,
     progress_bar: bool = True,
+    caption: bool = True,
     env_kwargs: dict | None = None,
 ) -> dict:
     """Play one episode (see :func:`episode_frames`) and write it to ``path`` as a GIF at ``fps`` frames a second.
@@ -216,6 +265,8 @@ def save_episode_gif(
         env_or_id, actions_or_policy, seed=seed, options=options, max_steps=max_steps, image_size=image_size,
         env_kwargs=env_kwargs,
     )
+    if caption:
+        frames = _add_captions(frames, summary["captions"])
     if progress_bar:
         frames = _add_bar(frames)
     n = write_gif(frames, path, fps)

@@ -36,6 +36,7 @@ from gymnasium import spaces
 
 from svot.domains import DomainSpec, get_spec
 from svot.engine.base import ENGINES
+from svot.envs.conventions import ConventionsMixin, solve_given
 from svot.envs.observation import observer_for, spec_observation
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
@@ -47,7 +48,7 @@ _CACHE_LIMIT = 200_000  # states whose views are kept, per problem
 _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
 
 
-class SVoTEnv(gym.Env):
+class SVoTEnv(ConventionsMixin, gym.Env):
     """Base class of the SVoT grid environments (see each domain's subclass)."""
 
     metadata = {"render_modes": ["rgb_array", "ansi", "human"], "render_fps": 4}
@@ -126,7 +127,7 @@ class SVoTEnv(gym.Env):
             raise ConfigError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; known: {', '.join(RESET_OPTIONS)}")
         if options.get("problem") is not None:
             self.problem = self._load_problem(options["problem"])
-            self.plan = None
+            self.plan = solve_given(self.dspec.name, self.problem)
             self.engine, self._cache = self._make_engine(self.problem), {}
         elif self.pool_size is not None:
             self._reset_from_pool(seed)
@@ -155,7 +156,9 @@ class SVoTEnv(gym.Env):
         reward = 1.0 if self._view["goal"] else 0.0
         if self.render_mode == "human":
             self.render()
-        return self._view["obs"].copy(), reward, terminated, False, self._info(applicable=applied)
+        info = self._info(applicable=applied)
+        info["is_success"] = bool(self._view["goal"])  # SB3 (BaseAlgorithm._update_info_buffer) reads it at episode end
+        return self._view["obs"].copy(), reward, terminated, False, info
 
     def _reset_from_pool(self, seed: int | None) -> None:
         """Draw the episode's problem from the pool (built at the first or a seeded reset).

@@ -1,11 +1,12 @@
-"""Reading an export for the gallery: which splits it holds, and a few sample instances of each.
+"""Reading an export for the gallery: which splits it holds, and the instances of each.
 
 An export directory (``svot export --out``) holds ``<domain>-<N>x<N>/<split>.parquet``
 (``--format parquet``) or ``<domain>-<N>x<N>/<split>/metadata.jsonl`` plus
 ``images/`` (``--format jsonl``). Both are read into the same plain sample
 dicts: the instance record of :mod:`svot.dataset.records` with ``image`` and
-each step's ``image`` as PNG bytes (or ``None``). Only the sampled rows are
-decoded (Parquet: only the row groups that hold them).
+each step's ``image`` as PNG bytes (or ``None``). :func:`read_cards` reads
+every instance of a split, one row group at a time; :func:`read_samples` only
+the sampled rows (Parquet: only the row groups that hold them).
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ _DATASET_DIR = re.compile(r"^(?P<domain>[a-z][a-z0-9_]*)-(?P<size>\d+)x(?P=size)
 CARD_FIELDS = (
     "id", "domain", "size", "split", "distribution", "map_index", "seq_index", "sequence_kind",
     "initial_state_text", "actions", "action_texts", "n_steps", "ended_early", "answer", "choices",
-    "correct_choice",
+    "correct_choice", "goal", "task", "prompt",
 )
-STEP_FIELDS = ("step", "action", "action_text", "applicable", "state_text", "reasoning", "reasoning_visual")
+STEP_FIELDS = ("step", "action", "action_text", "applicable", "state", "state_text", "reasoning", "reasoning_visual",
+               "keywords")
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,7 @@ def _png(value) -> bytes | None:
     return value.get("bytes") if isinstance(value, dict) else value
 
 
-def _read_parquet(src: SplitSource, per_page: int) -> tuple[int, list[dict]]:
+def _read_parquet(src: SplitSource, per_page: int | None) -> tuple[int, list[dict]]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -145,7 +147,7 @@ def _read_parquet(src: SplitSource, per_page: int) -> tuple[int, list[dict]]:
         raise DatasetError(f"{src.path}: cannot read Parquet: {exc}") from None
     _check_instances_view(f.schema_arrow.names, src.path)
     n = f.metadata.num_rows
-    wanted = sample_indices(n, per_page)
+    wanted = list(range(n)) if per_page is None else sample_indices(n, per_page)
     # Row group of every wanted row; read only those groups.
     starts, total = [], 0
     for g in range(f.metadata.num_row_groups):
@@ -165,7 +167,7 @@ def _read_parquet(src: SplitSource, per_page: int) -> tuple[int, list[dict]]:
     return n, cards
 
 
-def _read_jsonl(src: SplitSource, per_page: int) -> tuple[int, list[dict]]:
+def _read_jsonl(src: SplitSource, per_page: int | None) -> tuple[int, list[dict]]:
     split_dir = src.path.parent
     try:
         lines = [ln for ln in src.path.read_text(encoding="utf-8").splitlines() if ln.strip()]
@@ -182,7 +184,7 @@ def _read_jsonl(src: SplitSource, per_page: int) -> tuple[int, list[dict]]:
             raise DatasetError(f"{src.path}: image {name!r} is missing ({p})") from None
 
     cards = []
-    for i in sample_indices(len(lines), per_page):
+    for i in range(len(lines)) if per_page is None else sample_indices(len(lines), per_page):
         try:
             row = json.loads(lines[i])
         except ValueError as exc:
@@ -198,3 +200,8 @@ def read_samples(src: SplitSource, per_page: int) -> tuple[int, list[dict]]:
     if src.format == "parquet":
         return _read_parquet(src, per_page)
     return _read_jsonl(src, per_page)
+
+
+def read_cards(src: SplitSource) -> list[dict]:
+    """Every instance of the split as a card, in the export's order."""
+    return (_read_parquet if src.format == "parquet" else _read_jsonl)(src, None)[1]

@@ -5,24 +5,27 @@ Row ``r`` of the grid is line ``r`` of the output; cell ``(r, c)`` is character
 a legend lists the characters of the domain's label vocabulary, e.g. for
 Sokoban::
 
-    P - # -
-    - B . -
+    P . # .
+    . B G .
     ...
 
-    Legend: - empty, P player, # wall, B block, . goal, + player on goal, * block on goal
+    Legend: . floor, P player, # wall, B block, G goal, + player on goal, * block on goal
 
-Characters: ``#`` wall, ``P`` player, ``B`` block, ``.`` goal square, ``*`` block
-on goal, ``o`` coin, ``r g b y`` balls, ``H`` hole, ``G`` goal, ``S`` start,
-``+`` player on a goal, ``X`` player in a hole, ``@`` player on the start tile;
-empty cells are ``.`` (``F`` frozen ice in FrozenLake, ``-`` floor in Sokoban).
-A label with no character of its own gets the first free letter of its kinds.
+One table for every domain, so a character means the same thing everywhere:
+``.`` an empty cell (Maze and Pacman floor, FrozenLake's frozen ice, Sokoban's
+floor), ``P`` player, ``#`` wall, ``G`` goal (Maze's goal, FrozenLake's goal,
+a Sokoban goal square), ``B`` block, ``*`` block on a goal, ``+`` player on a
+goal, ``o`` coin, ``r g b y`` red/green/blue/yellow balls, ``H`` hole, ``X``
+player in a hole, ``S`` start, ``@`` player on the start tile. A label with no
+character of its own (a new domain's kind) gets the first free letter of its
+kinds.
 """
 
 from __future__ import annotations
 
 from svot.render.labels import EMPTY, label_grid, label_vocabulary
 
-__all__ = ["ansi_chars", "render_ansi"]
+__all__ = ["CHARS", "ansi_chars", "render_ansi"]
 
 _COMMON = {
     "player": "P",
@@ -41,15 +44,12 @@ _COMMON = {
     "player+start": "@",
     "block+goal": "*",
 }
-_DOMAIN = {
-    "sokoban": {EMPTY: "-", "goal": "."},
-    "frozenlake": {EMPTY: "F"},
-}
+CHARS = {EMPTY: ".", **_COMMON}  # the same character for a label in every domain
 
 
 def ansi_chars(spec, size: int, labels=()) -> dict[str, str]:
     """Character of every label of the vocabulary (and of ``labels``), all distinct."""
-    table = {EMPTY: ".", **_COMMON, **_DOMAIN.get(spec.name, {})}
+    table = CHARS
     out: dict[str, str] = {}
     used: set[str] = set()
     for lab in list(label_vocabulary(spec, size)) + [x for x in labels]:

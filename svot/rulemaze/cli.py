@@ -127,7 +127,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                    "easy/medium/hard rules. Malformed lines are counted, never fatal.")
     p.add_argument("--data", required=True, help="export root, scenario directory, test.parquet or ShareGPT test.json")
     p.add_argument("--predictions", required=True,
-                   help="JSON lines: {\"id\": ..., \"actions\": [...] or text}, or LLaMA-Factory's "
+                   help="JSON lines: {\"id\": ..., \"moves\" (or \"actions\"): [...] or text}, or LLaMA-Factory's "
                         "generated_predictions.jsonl (no ids: matched by position to --data, one file such as "
                         "sharegpt/test_predict.json)")
     p.add_argument("--json", dest="json_out", help="also write the scores as JSON to this file")

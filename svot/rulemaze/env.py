@@ -18,6 +18,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from svot.envs.conventions import ConventionsMixin
 from svot.errors import ActionError, ConfigError, ProblemError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import match
@@ -47,7 +48,7 @@ def env_ids() -> list[str]:
     return [f"RuleMaze/{sc}-3x3-v0" for sc in S.SCENARIOS] + [OPEN_QUEST_ID]
 
 
-class RuleMazeEnv(gym.Env):
+class RuleMazeEnv(ConventionsMixin, gym.Env):
     """
     ## Description
     RuleMaze (Chen et al., *Rule-Compliant Visual Spatial Planning for MLLMs*): walk
@@ -246,7 +247,13 @@ class RuleMazeEnv(gym.Env):
         if terminated:
             self._target = self.maze.symbol(self._pos)
         reward = 1.0 if terminated and self._validator.check(self._traj) else 0.0
-        return self._observation(), reward, terminated, False, self._info(applicable=applied)
+        info = self._info(applicable=applied)
+        info["is_success"] = reward > 0  # a target reached by a compliant trajectory (SB3 reads it at episode end)
+        return self._observation(), reward, terminated, False, info
+
+    def action_text(self, action: int) -> str:
+        """``"move up"`` for action 0 (up, down, left, right): what ``get_keys_to_action`` reads."""
+        return f"move {S.DIRECTIONS[_check_action(action)]}"
 
     # --- views ------------------------------------------------------------------------
     def _observation(self) -> np.ndarray:

@@ -5,7 +5,7 @@ ShareGPT JSON file, a scenario directory or the export root (every
 ``*/test.parquet``, else every ``*/sharegpt/test.json``).
 
 Predictions are JSON lines, one per item: ``{"id": ..., "actions": [...]}``,
-where the answer may also be given as ``"prediction"``, ``"answer"``,
+where the answer may also be given as ``"moves"``, ``"prediction"``, ``"answer"``,
 ``"response"`` or ``"output"``, as a list of moves or as text (``"up, right"``,
 ``"['up', 'right']"``, or a whole response ending in ``Final answer: up, right``:
 the text after the last ``answer:`` label is read).
@@ -39,7 +39,7 @@ from svot.rulemaze.metrics import Scores, parse_actions, score
 
 TEST_GROUPS = ("seen", "unseen-easy", "unseen-medium", "unseen-hard")
 _ORDER = ("RegularMaze", "QuestMaze")
-ANSWER_KEYS = ("actions", "prediction", "answer", "response", "output", "predict")
+ANSWER_KEYS = ("actions", "moves", "prediction", "answer", "response", "output", "predict")
 _LABEL = re.compile(r"answer\s*[:=]", re.IGNORECASE)
 
 

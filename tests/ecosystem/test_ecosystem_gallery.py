@@ -4,6 +4,9 @@ The browser tests need Debian's ``chromium`` (``/usr/bin/chromium``; ``.ci/run``
 installs it) and are skipped, with that reason, where it is missing. They read
 the page after ``load`` with ``--dump-dom``: the gallery script writes the
 image check into ``#svot-status`` and hides the cards the URL filter excludes.
+The interactive ones (paging, search, enlarge, the predictions filters) drive
+Chromium over the DevTools protocol (:mod:`tests.ecosystem.cdp`) with real
+mouse clicks and typed text.
 """
 
 from __future__ import annotations
@@ -81,7 +84,7 @@ class _Cards(HTMLParser):
             self.cards.append({**a, "hidden": "hidden" in a, "choices": [], "correct": [], "images": []})
         if tag == "a" and a.get("href"):
             self.links.append(a["href"])
-        if tag == "img":
+        if tag == "img" and a.get("src"):  # (the enlarge overlay's img has no src until used)
             self.images.append(a["src"])
             if self.cards:
                 self.cards[-1]["images"].append(a["src"])
@@ -140,7 +143,7 @@ def test_layout_links_and_cards(gallery, data_dir):
         name, split = rel.split("/")
         table = pq.read_table(data_dir / name / f"{split[:-5]}.parquet").to_pylist()
         by_id = {r["id"]: r for r in table}
-        assert len(doc.cards) == min(PER_PAGE, len(table))
+        assert [c["id"] for c in doc.cards] == [r["id"] for r in table[:PER_PAGE]]  # page 1: the first PER_PAGE
         for card in doc.cards:
             row = by_id[card["id"]]
             assert (card["data-domain"], card["data-size"], card["data-split"]) == (row["domain"], "5", row["split"])
@@ -151,9 +154,21 @@ def test_layout_links_and_cards(gallery, data_dir):
             assert first.read_bytes() == row["image"]["bytes"]
         for src in doc.images:
             assert not src.startswith(("/", "http:", "https:", "file:")) and (page.parent / src).is_file(), src
-    # spread over the split: train (15 instances, 4 shown) shows different maps
-    train = _parse((gallery / "sokoban-5x5" / "train.html").read_text())
-    assert len({c["id"].rsplit("-", 1)[0] for c in train.cards}) == 3
+    # paging: every instance of a split is on exactly one of its pages, in the export's order
+    for d in DATASETS:
+        for s in SPLITS:
+            table = pq.read_table(data_dir / d / f"{s}.parquet", columns=["id"]).to_pylist()
+            n_pages = -(-len(table) // PER_PAGE)
+            names = [f"{s}.html"] + [f"{s}-{k}.html" for k in range(2, n_pages + 1)]
+            ids = [c["id"] for n in names for c in _parse((gallery / d / n).read_text()).cards]
+            assert ids == [r["id"] for r in table]
+            assert not (gallery / d / f"{s}-{n_pages + 1}.html").exists()
+    # the search index names every instance's page
+    index_js = (gallery / "search-index.js").read_text()
+    pairs = json.loads(index_js.split("=", 1)[1].rstrip().rstrip(";"))
+    assert len(pairs) == sum(pq.read_metadata(data_dir / d / f"{s}.parquet").num_rows for d in DATASETS for s in SPLITS)
+    for iid, href in pairs[::7]:
+        assert iid in {c["id"] for c in _parse((gallery / href).read_text()).cards}
 
 
 def test_offline_nothing_external(gallery):
@@ -171,7 +186,7 @@ def test_same_data_same_bytes(gallery, data_dir, tmp_path):
     assert _tree(again) == _tree(gallery)
     build_gallery(data_dir, again, per_page=PER_PAGE)  # rebuilding in place changes nothing
     assert _tree(again) == _tree(gallery)
-    build_gallery(data_dir, again, per_page=1)  # fewer samples: images no longer used are removed
+    build_gallery(data_dir, again, per_page=1)  # other pages: files no longer written are removed
     manifest_files = set(json.loads((again / "gallery.json").read_text())["files"])
     assert set(_tree(again)) - {"gallery.json"} == manifest_files
 
@@ -181,7 +196,7 @@ def test_cli_and_jsonl_export_give_the_same_pages(data_dir, gallery, tmp_path, c
     _export(jsonl, format="jsonl")
     out = tmp_path / "g"
     assert main(["gallery", str(jsonl), "--out", str(out), "--per-page", str(PER_PAGE)]) == 0
-    assert "wrote 6 pages" in capsys.readouterr().out
+    assert "wrote 12 pages" in capsys.readouterr().out  # per dataset: train 15 -> 4 pages, test_id 1, test_ood 1
     a, b = _tree(gallery), _tree(out)
     assert {k for k in a if k.startswith("img/")} == {k for k in b if k.startswith("img/")}
     footer = re.compile(rb"<footer>.*?</footer>")
@@ -275,3 +290,144 @@ def test_screenshot(gallery, tmp_path):
             assert max(ImageStat.Stat(im.convert("L")).stddev) > 10  # not a blank page
         shots[name] = path
     shutil.copyfile(shots["page"], SCREENSHOT_COPY)
+
+
+# --------------------------------------------------------------------------- predictions, clicks, search (CDP)
+
+
+def _write_predictions(data_dir: Path, path: Path) -> dict:
+    """Predictions for sokoban test_id: instance 0 all right, 1 wrong choice, 2 wrong answer field, 3 a wrong state."""
+    rows = pq.read_table(data_dir / "sokoban-5x5" / "test_id.parquet").to_pylist()
+    letters = "ABCD"
+    want = {}
+    lines = []
+    img_dir = path.parent / "pred-imgs"
+    img_dir.mkdir(exist_ok=True)
+    for i, r in enumerate(rows[:4]):
+        wrong_letter = next(x for x in letters if x != r["correct_choice"])
+        rec = {"id": r["id"], "choice": f"The answer is ({r['correct_choice'] if i != 1 else wrong_letter})",
+               "answer": r["answer"] if i != 2 else "Player: (4, 4); blocks: " + r["answer"].split("blocks: ")[1],
+               "states": [s["z_text"] for s in r["steps"]]}
+        if i == 3:
+            rec["states"][0] = rec["states"][0].replace("Player: (", "Player: (9")
+        # the true step images as the model's: r_v 1, drawn beside the truth
+        names = []
+        for j, s in enumerate(r["steps"]):
+            (img_dir / f"{i}-{j}.png").write_bytes(s["image"]["bytes"])
+            names.append(f"pred-imgs/{i}-{j}.png")
+        rec["images"] = names
+        lines.append(json.dumps(rec))
+        want[r["id"]] = {0: "", 1: "choice", 2: "answer", 3: "states"}[i]
+    lines += ["{not json", json.dumps({"id": "no-such-id", "choice": "A"})]
+    path.write_text("\n".join(lines) + "\n")
+    return want
+
+
+@pytest.fixture(scope="module")
+def pred_gallery(data_dir, tmp_path_factory) -> tuple[Path, dict]:
+    root = tmp_path_factory.mktemp("pred")
+    want = _write_predictions(data_dir, root / "preds.jsonl")
+    out = root / "g"
+    assert main(["gallery", str(data_dir), "--out", str(out), "--per-page", "3", "--predictions", str(root / "preds.jsonl")]) == 0
+    return out, want
+
+
+def test_prediction_cards_mark_wrong_fields(pred_gallery):
+    out, want = pred_gallery
+    cards = {c["id"]: c for n in ("test_id.html", "test_id-2.html")
+             for c in _parse((out / "sokoban-5x5" / n).read_text()).cards}
+    for iid, wrong in want.items():
+        assert cards[iid]["data-wrong"] == wrong, iid
+        assert cards[iid]["data-predicted"] == "choice answer states images"
+        # the predicted images stand beside the true ones: start + 2 per step (truth) + 2 per step (model)
+        n_steps = (len(cards[iid]["images"]) - 1) // 4
+        assert len(cards[iid]["images"]) == 1 + 4 * n_steps
+    others = _parse((out / "sokoban-5x5" / "test_ood.html").read_text()).cards  # no prediction for these
+    assert others and all("data-wrong" not in c and "data-predicted" not in c for c in others)
+    html = (out / "sokoban-5x5" / "test_id.html").read_text()
+    assert '<span class="fmark bad">player \u2717</span>' in html  # instance 2's wrong answer field
+    manifest = json.loads((out / "gallery.json").read_text())
+    issues = manifest["predictions"]["issues"]
+    assert any(x.startswith("line 5: not JSON") for x in issues) and "id 'no-such-id' is not in the export" in issues
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("/usr/bin/chromium is missing (apt-get install -y chromium; .ci/run installs it)")
+    from tests.ecosystem.cdp import Browser
+
+    b = Browser(CHROMIUM, 1280, 1600)
+    yield b
+    b.close()
+
+
+def _visible_ids(b) -> list[str]:
+    return b.eval("Array.from(document.querySelectorAll('article.card')).filter(c => !c.hidden).map(c => c.id)")
+
+
+@needs_chromium
+def test_browser_images_paging_search_enlarge(gallery, browser, tmp_path):
+    b = browser
+    page1 = gallery / "sokoban-5x5" / "train.html"
+    b.open(page1.as_uri())
+    status = b.eval("(() => { const s = document.getElementById('svot-status'); return [s.dataset.imagesTotal, s.dataset.imagesLoaded, s.dataset.imagesBroken]; })()")
+    assert int(status[0]) > 0 and status[1] == status[0] and status[2] == "0"
+    first_ids = _visible_ids(b)
+    # paging: a real click on "next" opens page 2 with the next instances, every image loaded there too
+    b.click('nav.pager a[rel="next"]')
+    b.wait_for("location.pathname.endsWith('/train-2.html') && document.readyState === 'complete' && "
+               "document.getElementById('svot-status').dataset.ready === '1'")
+    assert b.eval("document.getElementById('svot-status').dataset.imagesBroken") == "0"
+    second_ids = _visible_ids(b)
+    assert second_ids and not set(second_ids) & set(first_ids)
+    # enlarge: clicking a step image opens the overlay with that image; a second click closes it
+    src = b.eval("document.querySelector('article.card figure.frame:not(.start) img').getAttribute('src')")
+    b.click("article.card figure.frame:not(.start) img")
+    assert b.eval("document.getElementById('svot-lightbox').hidden") is False
+    assert b.eval("document.querySelector('#svot-lightbox img').getAttribute('src')") == src
+    assert b.eval("document.querySelector('#svot-lightbox img').naturalWidth") > 0
+    b.screenshot(tmp_path / "gallery-enlarged.png")
+    b.click("#svot-lightbox figcaption")
+    assert b.eval("document.getElementById('svot-lightbox').hidden") is True
+    # search by id, typed into the box: Enter opens the page holding it, the card marked as the target
+    pairs = json.loads((gallery / "search-index.js").read_text().split("=", 1)[1].rstrip().rstrip(";"))
+    target, href = pairs[-1]
+    b.type_text("#svot-search-input", target, enter=True)
+    b.wait_for(f"location.pathname.endsWith('/{href}') && document.readyState === 'complete'")
+    b.wait_for(f"document.getElementById({json.dumps(target)}).classList.contains('target')")
+    # a partial id lists the matches as links
+    b.open((gallery / "index.html").as_uri() + "#q=maze-5x5-train")
+    hits = b.eval("Array.from(document.querySelectorAll('#svot-search-results a')).map(a => a.textContent)")
+    assert hits and all("maze-5x5-train" in h for h in hits)
+    assert int(b.eval("document.getElementById('svot-search-results').dataset.hits")) == 15
+
+
+@needs_chromium
+def test_browser_predictions_filter_and_screenshot(pred_gallery, browser, tmp_path):
+    out, want = pred_gallery
+    b = browser
+    page = out / "sokoban-5x5" / "test_id.html"  # 3 per page: instances 0-2 here
+    b.open(page.as_uri())
+    assert b.eval("document.getElementById('svot-status').dataset.imagesBroken") == "0"
+    ids = _visible_ids(b)
+    assert len(ids) == 3
+    b.click("#filter-wrong")  # a real click on the "wrong only" checkbox
+    assert _visible_ids(b) == [i for i in ids if want.get(i)]
+    assert "wrong=1" in b.eval("location.hash")
+    b.eval("(() => { const s = document.getElementById('filter-metric'); s.value = 'answer'; "
+           "s.dispatchEvent(new Event('change')); })()")
+    assert _visible_ids(b) == [i for i in ids if want.get(i) == "answer"]
+    b.click("#filter-wrong")  # metric alone: the cards where it was predicted
+    assert _visible_ids(b) == [i for i in ids if i in want]
+    # from the URL, on page 2 (instance 3: a wrong state)
+    b.open((out / "sokoban-5x5" / "test_id-2.html").as_uri() + "#wrong=1&metric=states")
+    assert _visible_ids(b) == [i for i, w in want.items() if w == "states"]
+    assert b.eval("document.getElementById('filter-wrong').checked") is True
+    b.open(page.as_uri() + "#wrong=1")
+    shot = b.screenshot(tmp_path / "gallery-predictions.png")
+    from PIL import Image, ImageStat
+
+    with Image.open(shot) as im:
+        assert im.size == (1280, 1600) and max(ImageStat.Stat(im.convert("L")).stddev) > 10
+    shutil.copyfile(shot, Path("/tmp/gallery_predictions_screenshot.png"))

@@ -15,7 +15,7 @@ from PIL import Image
 
 import svot  # noqa: F401 - registers the ids
 from svot.errors import ConfigError
-from svot.gif import BAR_HEIGHT, episode_frames, save_episode_gif, write_gif
+from svot.gif import BAR_HEIGHT, caption_strip, episode_frames, save_episode_gif, write_gif
 from svot.wrappers import OneHotObservation
 
 MAZE = "SVoT/Maze-5x5-v0"
@@ -41,7 +41,7 @@ def test_frame_count_is_steps_plus_one(tmp_path):
     assert out["frames"] == out["steps"] + 1 == n_frames(tmp_path / "s.gif")
     assert out["steps"] <= len(actions) and out["actions"] == actions[: out["steps"]]
     with Image.open(tmp_path / "s.gif") as im:
-        assert im.size == (80, 80 + BAR_HEIGHT)
+        assert im.size == (80, 80 + caption_strip("start", 80).shape[0] + BAR_HEIGHT)
         assert im.info["duration"] == 200 and im.info["loop"] == 0
 
 
@@ -117,7 +117,7 @@ def test_without_the_bar_pillow_merges_identical_frames(tmp_path):
     problem = get_spec("maze").problem_from_state(layout, "top-left")
     up = 0  # from the top row: changes nothing
     kw = {"seed": 0, "options": {"problem": problem}, "image_size": 64}
-    plain = save_episode_gif(MAZE, [up] * 3, tmp_path / "n.gif", progress_bar=False, **kw)
+    plain = save_episode_gif(MAZE, [up] * 3, tmp_path / "n.gif", progress_bar=False, caption=False, **kw)
     assert plain["steps"] == 3 and plain["frames"] == 1 == n_frames(tmp_path / "n.gif")
     barred = save_episode_gif(MAZE, [up] * 3, tmp_path / "b.gif", **kw)
     assert barred["frames"] == 4 == n_frames(tmp_path / "b.gif")
@@ -130,3 +130,27 @@ def test_bad_arguments(tmp_path):
         write_gif([], tmp_path / "x.gif")
     with pytest.raises(ConfigError):
         write_gif([np.zeros((4, 4, 3), np.uint8)], tmp_path / "x.gif", fps=0)
+
+
+def test_each_frame_is_captioned_with_its_action(tmp_path):
+    from svot.domains import get_spec
+
+    layout = {"domain": "maze", "size": 5, "player": [0, 0], "walls": [[1, 0]], "goal": [0, 2]}
+    problem = get_spec("maze").problem_from_state(layout, "captions")
+    kw = {"seed": 0, "options": {"problem": problem}, "image_size": 64}
+    frames, summary = episode_frames(MAZE, ["move down", "move right", "move right"], **kw)
+    # down is blocked by the wall at (1, 0); two moves right reach the goal at (0, 2)
+    assert summary["captions"] == ["start", "1: move down - not applicable", "2: move right", "3: move right - goal"]
+    out = save_episode_gif(MAZE, ["move down", "move right", "move right"], tmp_path / "c.gif", progress_bar=False, **kw)
+    assert out["frames"] == 4  # the blocked move changes no cell, but its caption differs: its own frame
+    with Image.open(tmp_path / "c.gif") as im:
+        for i, (frame, caption) in enumerate(zip(frames, summary["captions"])):
+            im.seek(i)
+            got = np.asarray(im.convert("RGB"))
+            strip = caption_strip(caption, 64)
+            assert got.shape == (64 + strip.shape[0], 64, 3)
+            assert np.array_equal(got[:64], frame) and np.array_equal(got[64:], strip)
+    strips = [caption_strip(c, 64) for c in summary["captions"]]
+    assert all(len(np.unique(s.reshape(-1, 3), axis=0)) >= 2 for s in strips)  # text drawn on the background
+    assert len({s.tobytes() for s in strips}) == 4
+    assert not np.array_equal(caption_strip("1: move up", 256), caption_strip("1: move down", 256))

@@ -85,7 +85,11 @@ def test_reset_with_problem_text_and_path(tmp_path):
     _, b = env.reset(options={"problem": str(path)})
     _, c = env.reset(options={"problem": path})
     assert a == b == c
-    assert env.plan is None
+    # a given problem is solved as the sampled ones are: the plan reaches the goal
+    assert env.plan
+    for action in env.plan:
+        _, reward, terminated, _, info = env.step(action)
+    assert terminated and reward == 1.0 and info["is_success"] is True
 
 
 def test_same_seed_same_problem():

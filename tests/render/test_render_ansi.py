@@ -35,8 +35,22 @@ def test_grid_chars_and_player_position(spec_state):
 def test_sokoban_chars():
     spec = get_spec("sokoban")
     s = {"domain": "sokoban", "size": 4, "player": [0, 1], "walls": [[3, 3]], "blocks": [[1, 1], [2, 2]], "goals": [[0, 1], [2, 2]]}
-    assert render_ansi(spec, s).split("\n")[:4] == ["- + - -", "- B - -", "- - * -", "- - - #"]
+    assert render_ansi(spec, s).split("\n")[:4] == [". + . .", ". B . .", ". . * .", ". . . #"]
     assert "* block on goal" in render_ansi(spec, s)
+    s["goals"] = [[0, 2], [2, 2]]
+    assert render_ansi(spec, s).split("\n")[0] == ". P G ."
+
+
+def test_a_character_means_the_same_in_every_domain():
+    """'.' was empty in Maze but a goal in Sokoban: now one table, and '.' is empty everywhere."""
+    meaning: dict[str, set] = {}
+    for name in ("maze", "frozenlake", "sokoban", "pacman", "gather"):
+        spec = get_spec(name)
+        for label, ch in ansi_chars(spec, 6).items():
+            meaning.setdefault(ch, set()).add(label)
+        assert ansi_chars(spec, 6)["empty"] == "."
+    assert {ch: labels for ch, labels in meaning.items() if len(labels) > 1} == {}
+    assert meaning["G"] == {"goal"} and meaning["."] == {"empty"}
 
 
 def test_every_domain_char_table_is_complete_and_distinct():
