@@ -48,21 +48,25 @@ def _rows_from_export(data, domain: str, size: int, split: str) -> list[dict]:
 
 
 def _with_images(row: dict, base: Path) -> dict:
-    """An instance row with ``image`` and per-step ``image`` (ImageFolder rows name files instead)."""
+    """An instance row with ``image`` and per-step ``image``.
+
+    Parquet rows hold the step images in the top-level ``step_images`` column (one per step, in order);
+    ImageFolder rows name files instead (``file_name``, ``step_images_file_names``).
+    """
     row = dict(row)
-    row["_base"] = str(base)
+    row.setdefault("_base", str(base))
     if "image" not in row:
         row["image"] = row.get("file_name")
-        names = row.get("step_images_file_names") or []
-        row["steps"] = [{**s, "image": s.get("image", names[i] if i < len(names) else None)}
-                        for i, s in enumerate(row["steps"])]
+    names = row.get("step_images") or row.get("step_images_file_names") or []
+    row["steps"] = [{**s, "image": s.get("image", names[i] if i < len(names) else None)}
+                    for i, s in enumerate(row["steps"])]
     return row
 
 
 def _rows_generated(domain: str, size: int, split: str, seed: int, maps: int | None) -> Iterator[dict]:
     pngs = PngCache()
     for inst in iter_split(domain, size, split, seed, None if maps is None else {split: maps}):
-        yield instance_record(inst, pngs)
+        yield _with_images(instance_record(inst, pngs), Path("."))
 
 
 def instance_rows(domain: str, size: int, split: str, *, data=None, seed: int = 0, maps: int | None = None,

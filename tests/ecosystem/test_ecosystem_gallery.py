@@ -312,8 +312,8 @@ def _write_predictions(data_dir: Path, path: Path) -> dict:
             rec["states"][0] = rec["states"][0].replace("Player: (", "Player: (9")
         # the true step images as the model's: r_v 1, drawn beside the truth
         names = []
-        for j, s in enumerate(r["steps"]):
-            (img_dir / f"{i}-{j}.png").write_bytes(s["image"]["bytes"])
+        for j, image in enumerate(r["step_images"]):
+            (img_dir / f"{i}-{j}.png").write_bytes(image["bytes"])
             names.append(f"pred-imgs/{i}-{j}.png")
         rec["images"] = names
         lines.append(json.dumps(rec))
