@@ -41,6 +41,7 @@ import numpy as np
 from svot.dataset import prompts
 from svot.dataset.choices import build_choices
 from svot.dataset.spec import (
+    KEY_LENGTHS,
     KEY_MAP,
     KEY_SEQ,
     P_APPLICABLE,
@@ -56,7 +57,7 @@ from svot.dataset.spec import (
     rng_for,
 )
 from svot.dataset.transitions import build_chain
-from svot.dataset.wording import answer_text, goal_of
+from svot.dataset.wording import answer_text, dataset_action_text, goal_of
 from svot.domains import get_spec
 from svot.errors import ConfigError, DatasetError
 from svot.pddl import Problem, load_domain
@@ -286,7 +287,7 @@ class MapContext:
         self.engine = self.spec.make_engine(problem)
         self.n_actions = self.spec.n_actions(size)
         self.keys = [self.spec.action_key(a, size) for a in range(self.n_actions)]
-        self.texts = [self.spec.action_text(a, size) for a in range(self.n_actions)]
+        self.texts = [dataset_action_text(self.domain, self.spec.action_text(a, size)) for a in range(self.n_actions)]
         self._dicts: dict = {}
         self._steps: dict = {}
         self._reach: set | None = None
@@ -519,8 +520,20 @@ def _copy(state: dict) -> dict:
     return json.loads(json.dumps(state))
 
 
-def map_instances(plan: MapPlan, seed: int, letters: list[int]) -> list[Instance]:
-    """The instances of one map: ``SPLITS[split].sequences`` sequences, ``letters[j]`` the correct choice of the j-th."""
+def carries_plan(plan: MapPlan) -> bool:
+    """Whether the map's goal-reaching plan is its first sequence (train maps whose plan fits the range)."""
+    lo, hi = lengths_for(plan.size, SPLITS[plan.split].distribution)
+    return plan.split == "train" and lo <= len(plan.generated.plan) <= hi
+
+
+def map_instances(plan: MapPlan, seed: int, letters: list[int], lengths: list | None = None) -> list[Instance]:
+    """The instances of one map: ``SPLITS[split].sequences`` sequences, ``letters[j]`` the correct choice of the j-th.
+
+    ``lengths[j]``: the drawn length of the j-th sequence when it is random
+    (:func:`split_lengths`; None entries and ``lengths=None`` draw it from
+    :func:`sequence_length_probs`). A sequence redrawn many times (duplicates,
+    a FrozenLake walk ending below the minimum) falls back to that law too.
+    """
     split = SPLITS[plan.split]
     dist = split.distribution
     lo, hi = lengths_for(plan.size, dist)
@@ -530,7 +543,7 @@ def map_instances(plan: MapPlan, seed: int, letters: list[int]) -> list[Instance
     params = {**g.params, "plan_length": len(g.plan), "map_attempt": plan.attempt}
     out: list[Instance] = []
     seen: set[tuple] = set()
-    use_plan = plan.split == "train" and lo <= len(g.plan) <= hi
+    use_plan = carries_plan(plan)
     probs = sequence_length_probs(plan, len(g.plan) if use_plan else None)
     for j, correct in enumerate(letters):
         for attempt in range(MAX_SEQUENCE_ATTEMPTS):
@@ -538,7 +551,11 @@ def map_instances(plan: MapPlan, seed: int, letters: list[int]) -> list[Instance
                 kind, actions = "plan", list(g.plan)
                 drawn = len(actions)
             else:
-                drawn = lo + int(rng.choice(len(probs), p=probs))
+                given = lengths[j] if lengths is not None else None
+                if given is not None and attempt < MAX_SEQUENCE_ATTEMPTS // 2:
+                    drawn = int(given)
+                else:
+                    drawn = lo + int(rng.choice(len(probs), p=probs))
                 kind, actions = "random", random_sequence(ctx, drawn, rng)
             kept, _ = ctx.run(actions)
             if tuple(kept) in seen or len(kept) < lo:
@@ -583,11 +600,46 @@ def sequence_length_probs(plan: MapPlan, plan_length: int | None) -> np.ndarray:
     lo, hi = lengths_for(plan.size, SPLITS[plan.split].distribution)
     mean = implied_mean_length(plan.domain, plan.size, plan.split)
     if mean is not None:
-        mean += EARLY_STOP_ALLOWANCE.get((plan.domain, plan.size, plan.split), 0.0)
+        mean += EARLY_STOP_ALLOWANCE.get((plan.domain, plan.size, SPLITS[plan.split].distribution), 0.0)
         if plan_length is not None:
             n = SPLITS[plan.split].sequences
             mean = (n * mean - plan_length) / (n - 1)
     return length_probs(lo, hi, mean)
+
+
+def split_lengths(seed: int, plans: list[MapPlan]) -> list[list[int | None]]:
+    """Per map, the drawn lengths of its random sequences (None where the map's plan goes).
+
+    Like the correct letters, lengths are balanced over the whole split rather
+    than drawn independently: the split's random sequences take the lengths
+    ``lo..hi`` in the proportions of :func:`~svot.dataset.spec.length_probs`
+    (largest-remainder rounding), shuffled by the split's seed. The law's mean
+    is set so that the split's mean *kept* length, plans included, is the one
+    Table 5's count implies (:func:`~svot.dataset.spec.implied_mean_length`,
+    plus :data:`~svot.dataset.spec.EARLY_STOP_ALLOWANCE` per random sequence
+    where sequences stop early). So a 60-instance split lands on its Table 5
+    count instead of scattering around it by sampling noise (±3-5 %).
+    """
+    if not plans:
+        return []
+    p0 = plans[0]
+    split = SPLITS[p0.split]
+    lo, hi = lengths_for(p0.size, split.distribution)
+    slots = [[None if (j == 0 and carries_plan(pl)) else 0 for j in range(split.sequences)] for pl in plans]
+    n_random = sum(x is not None for row in slots for x in row)
+    mean = implied_mean_length(p0.domain, p0.size, p0.split)
+    if mean is not None and n_random:
+        total = mean * len(plans) * split.sequences - sum(len(pl.generated.plan) for pl in plans if carries_plan(pl))
+        mean = total / n_random + EARLY_STOP_ALLOWANCE.get((p0.domain, p0.size, split.distribution), 0.0)
+    probs = length_probs(lo, hi, mean)
+    raw = probs * n_random
+    counts = np.floor(raw).astype(int)
+    for i in np.argsort(-(raw - counts), kind="stable")[: n_random - int(counts.sum())]:
+        counts[i] += 1
+    pool = np.repeat(np.arange(lo, hi + 1), counts)
+    rng_for(0 if seed is None else seed, p0.domain, p0.size, p0.split, KEY_LENGTHS).shuffle(pool)
+    it = iter(int(x) for x in pool)
+    return [[None if x is None else next(it) for x in row] for row in slots]
 
 
 def split_letters(seed: int, domain: str, size: int, split: str, maps: int) -> list[list[int]]:
@@ -610,5 +662,5 @@ def iter_split(
     check_split(split)
     plans = plan_maps(domain, size, seed, maps_per_split, upto=split, allow_any_size=allow_any_size)[split]
     letters = split_letters(seed, plans[0].domain if plans else domain, size, split, len(plans))
-    for plan, lt in zip(plans, letters):
-        yield from map_instances(plan, seed, lt)
+    for plan, lt, ln in zip(plans, letters, split_lengths(seed, plans)):
+        yield from map_instances(plan, seed, lt, ln)

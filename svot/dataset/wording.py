@@ -103,20 +103,62 @@ PHRASES: dict[str, dict[str, Phrase]] = {
             subject=0,
             pos="holds a block",
             neg="has no block",
-            pos_fail="{0} holds no block",
+            pos_fail="{0} has no block",
             neg_fail="{0} holds a block",
             reason="block",
         ),
     },
     "pacman": {
         "adj": ADJ,
-        "coin": Phrase(subject=0, pos="holds a coin", neg="has no coin", pos_fail="{0} holds no coin", neg_fail="{0} holds a coin", reason="coin"),
+        "coin": Phrase(subject=0, pos="holds a coin", neg="has no coin", pos_fail="{0} has no coin", neg_fail="{0} holds a coin", reason="coin"),
     },
     "gather": {
         "ray": RAY,
         "ball": Phrase(subject=0, pos="holds a {1} ball", pos_fail="{0} holds no {1} ball", reason="ball"),
     },
 }
+
+# Precondition keywords (SVoT §3: "P(c_i) contains keywords extracted from action
+# preconditions and effects (e.g., 'with no block above it' for preconditions ...)").
+# One field per checked object predicate and cell, ``pre <object> (r, c)``, whose value
+# says whether the object is there: (present, absent). Both phrases are the ones the
+# chain writes (PHRASES above), so the value occurs verbatim in the chain; the scorer
+# also reads the paper's relative phrasing ("with no block above it") into them.
+# Grid bounds (``adj``/``ray``) are not object facts: they are scored by ``applicable``
+# and ``blocked_by: edge``.
+PRECONDITION_WORDS: dict[str, tuple[str, str]] = {
+    "wall": ("is a wall", "is not a wall"),
+    "block": ("holds a block", "has no block"),
+    "hole": ("is a hole", "is not a hole"),
+    "goal": ("is the goal", "is not the goal"),
+    "coin": ("holds a coin", "has no coin"),
+}
+
+
+#: The order colours are listed in (Table 5: {R, G}, {R, G, B}, {R, G, B, Y}); others after, by name.
+COLOUR_ORDER = ("red", "green", "blue", "yellow")
+
+
+def colour_rank(colour: str) -> tuple:
+    return (COLOUR_ORDER.index(colour), "") if colour in COLOUR_ORDER else (len(COLOUR_ORDER), colour)
+
+
+def collection_phrase(counts: dict) -> str:
+    """A Gather move's collection in the paper's words (§5: "collects 1 red ball and 1 blue ball").
+
+    ``{"red": 1, "green": 0, "blue": 1}`` → ``1 red ball and 1 blue ball``;
+    colours collected zero times are left out; none at all → ``no ball``.
+    """
+    items = [f"{n} {c} ball{'' if n == 1 else 's'}" for c, n in sorted(counts.items(), key=lambda x: colour_rank(x[0])) if n]
+    if not items:
+        return "no ball"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def precondition_field(obj: str, cell: str) -> str:
+    """The keyword field of one object precondition, e.g. ``pre block (1, 3)``."""
+    return f"pre {obj} {cell}"
+
 
 # What the agent's chosen operator does when it applies (formatted with its
 # parameters by name, without the "?": {from}, {to}, {beyond}...).
@@ -140,6 +182,15 @@ KIND_WORDS = {
     "hole": "a hole",
     "start": "the start",
 }
+
+
+def dataset_action_text(domain: str, text: str) -> str:
+    """How the datasets write an action: the domain's text, and for Gather the paper's
+    "move down 4 steps" (§4) where the environments say ``move down 4``."""
+    if domain == "gather":
+        k = text.rsplit(" ", 1)[-1]
+        return f"{text} {'step' if k == '1' else 'steps'}"
+    return text
 
 
 def kind_word(domain: str, kind: str) -> str:
@@ -268,8 +319,8 @@ def describe_domain(domain: str, size: int, colours: tuple[str, ...] = ()) -> st
         return (
             f"Gather on a {n}x{n} grid without walls. The grid holds the player and balls of the colours {cols}.\n"
             f"{head}"
-            f"Actions: move <direction> <k>, with direction up, down, left or right and k from 1 to {n - 1}: "
-            "the player moves k cells in a straight line.\n"
+            f"Actions: move <direction> <k> steps (e.g. move down 2 steps; move right 1 step), with direction up, "
+            f"down, left or right and k from 1 to {n - 1}: the player moves k cells in a straight line.\n"
             "Preconditions: the cell k cells away in that direction is inside the grid.\n"
             "Effects: the player passes through the k cells in order and ends on the last one; every ball on "
             "those k cells is collected (it disappears and the count of its colour grows by one). The cell the "
