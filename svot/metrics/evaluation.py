@@ -761,6 +761,7 @@ class _Scorer:
         self.scored = 0
         self.notes: list[str] = []
         self._noted: set[str] = set()
+        self._given: dict[str, str] = {}
 
     def issue(self, line, kind, message, id=None, step=None) -> None:
         self.issues.append(Issue(line, kind, message, id, step))
@@ -771,6 +772,7 @@ class _Scorer:
             return
         rec: dict = {}
         unknown = []
+        self._given = {}  # field -> the key as the record wrote it (for messages)
         for k, v in obj.items():
             key = ALIASES.get(k, k)
             if k in DEPRECATED:
@@ -785,6 +787,7 @@ class _Scorer:
                     self.issue(line, "unknown_field", f"{k!r} repeats field {key!r}; the first is used")
                     continue
                 rec[key] = v
+                self._given[key] = k
             else:
                 unknown.append(k)
         iid = rec.get("id")
@@ -824,8 +827,9 @@ class _Scorer:
                 g.answer_n += 1
                 g.answer_correct += answer_correct(inst.domain, v, inst.goal)
 
-    def _step_list(self, line, rec, name: str, inst: TruthInstance):
-        v = rec.get(name)
+    def _step_list(self, line, rec, field_name: str, inst: TruthInstance):
+        v = rec.get(field_name)
+        name = self._given.get(field_name, field_name)
         if v is None:
             return []
         if not isinstance(v, list):
