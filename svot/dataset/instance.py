@@ -69,7 +69,7 @@ MAX_SEQUENCE_ATTEMPTS = 2_000
 REACH_DOMAINS = ("pacman", "gather")
 #: How many distinct goal configurations the per-map reachability search collects at most
 #: (Pacman maps finish well below it; large Gather maps stop there, see MapContext.reachable_goals).
-REACH_CAP = 1500
+REACH_CAP = 200
 
 
 @dataclass(frozen=True)
