@@ -10,10 +10,11 @@ as is one whose player can reach a pocket with no room for a four-choice set
 (:func:`answer_space_ok`), so no map is in two splits, and a split's maps never depend on which other
 splits an export asks for or on the number of workers.
 
-**Sequences** (per map, rng ``spawn_key=(1, m)``): lengths are drawn uniformly
-from Table 5's range for the size and distribution. In train, the map's
-goal-reaching plan (BFS, or greedy for Pacman/Gather) is the first sequence
-when its length lies in the ID range; every other sequence is random: at each
+**Sequences** (per map, rng ``spawn_key=(1, m)``): drawn lengths come from
+:func:`split_lengths` (Table 5's range, the mean its counts imply, balanced over
+the split). Train maps are drawn so that their goal-reaching plan (BFS, or
+greedy for Pacman/Gather) fits the ID range (:func:`plan_fits`), and the plan is
+their first sequence; every other sequence is random: at each
 step, with probability :data:`~svot.dataset.spec.P_APPLICABLE` an action drawn
 uniformly from those applicable in the current state, otherwise one drawn
 uniformly from all actions (so some are inapplicable: walls, edges, blocked
