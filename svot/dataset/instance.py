@@ -638,7 +638,7 @@ def split_lengths(seed: int, plans: list[MapPlan]) -> list[list[int | None]]:
     for i in np.argsort(-(raw - counts), kind="stable")[: n_random - int(counts.sum())]:
         counts[i] += 1
     pool = np.repeat(np.arange(lo, hi + 1), counts)
-    rng_for(0 if seed is None else seed, p0.domain, p0.size, p0.split, KEY_LENGTHS).shuffle(pool)
+    rng_for(seed, p0.domain, p0.size, p0.split, KEY_LENGTHS).shuffle(pool)
     it = iter(int(x) for x in pool)
     return [[None if x is None else next(it) for x in row] for row in slots]
 
