@@ -538,8 +538,9 @@ PREDICTION_CASES = [
     PredictionCase("duplicates-and-unknown-keys", lambda rows, d: [_first(rows), dict(_first(rows), confidence=0.9),
                                                                    dict(_first(rows), id=rows[1]["id"], confidence=1)],
                    ((2, "unknown_field"), (2, "duplicate_id"), (3, "unknown_field")), 2, ("'confidence'",)),
+    # a bare state (no "Action i:" line) where z_i is wanted is reported too (issue 14)
     PredictionCase("step-lists-of-wrong-length", lambda rows, d: [{"id": rows[0]["id"], "states": ["Player: (0, 0)"] * 40}],
-                   ((1, "length"),), 1, ("40 entries for",)),
+                   ((1, "length"), (1, "wrong_kind")), 1, ("40 entries for", "state_text")),
 ]
 
 

@@ -24,9 +24,11 @@ What an instance is (decisions, with the module that owns each):
   lengths). Maps are deduplicated by their whole initial state across all four
   splits, drawn in that order, so a split never depends on which others are
   exported. ``maps_per_split`` shrinks a split for quick runs.
-* **Sequences** (:mod:`~svot.dataset.instance`): lengths uniform in Table 5's range;
-  in train the goal-reaching plan of the map is the first sequence when its length
-  fits; otherwise random: each step an applicable, non-fatal action with
+* **Sequences** (:mod:`~svot.dataset.instance`): lengths in Table 5's range, from the
+  maximum-entropy law with the mean Table 5's counts imply, balanced over each split;
+  train maps are drawn so that their goal-reaching plan fits the range, and the plan
+  is their first sequence (except Pacman 6x6, where no all-coin plan can fit); others
+  random: each step an applicable, non-fatal action with
   probability 0.75, any action otherwise (≈ 5–12 % of steps are inapplicable).
   FrozenLake sequences stop at the step that enters a hole (or the goal), and are
   redrawn if that leaves fewer actions than the range's minimum.

@@ -16,7 +16,12 @@ Rules, checked by :func:`check_choices` and the tests:
   on one answer field and differs on another: right position and wrong count
   (or blocks, or tile), or wrong position and right count (blocks, tile).
   Maze asks for a position only; there a partially correct distractor keeps
-  one coordinate (same row or same column).
+  one coordinate (same row or same column). So does FrozenLake's when no cell
+  within distance 2 has the truth's tile (the player on the start, the goal
+  or a lone hole): "right position, wrong tile" would contradict the map.
+* **reachable** (Pacman, Gather; a preference, not a rule): when the caller
+  passes ``reachable``, distractors that some action sequence reaches are
+  drawn first and unreachable ones only when too few reachable ones exist.
 
 Position distractors are drawn from the cells at distance 1–2; counts from
 the values within ±2 of the truth. When no valid set exists (a Maze player
@@ -91,8 +96,13 @@ def _candidates(domain: str, truth: dict, initial: dict) -> tuple[list[dict], li
         for q in near_cells(p, size):
             tq = _tile_at(initial, q)
             (partial if tq == t else other).append({"player": q, "tile": tq})
-        if not partial:  # no other cell with this tile nearby: right position, wrong tile
-            partial = [{"player": list(p), "tile": x} for x in TILES if x != t]
+        if not partial:
+            # A.7 "require all candidates to be valid": "right position, wrong tile"
+            # contradicts the map, so the partially correct distractor keeps one
+            # coordinate instead (as in Maze), with the tile its cell really has.
+            keep = [c for c in other if c["player"][0] == p[0] or c["player"][1] == p[1]]
+            partial = keep
+            other = [c for c in other if c not in keep]
     elif domain == "sokoban":
         blocks = [list(b) for b in truth["blocks"]]
         bset = {tuple(b) for b in blocks}
@@ -133,40 +143,53 @@ def _candidates(domain: str, truth: dict, initial: dict) -> tuple[list[dict], li
     return partial, other
 
 
-def build_choices(domain: str, truth: dict, initial: dict, correct: int, rng: np.random.Generator) -> list[dict] | None:
+def _prefer(pool: list[dict], reachable) -> list[dict]:
+    """``pool`` with the reachable candidates first (order otherwise kept)."""
+    if reachable is None:
+        return pool
+    return [c for c in pool if reachable(c)] + [c for c in pool if not reachable(c)]
+
+
+def build_choices(
+    domain: str, truth: dict, initial: dict, correct: int, rng: np.random.Generator, reachable=None
+) -> list[dict] | None:
     """Four goal configurations with the truth at index ``correct``; None if impossible.
 
     One distractor is drawn from the partially correct pool (for domains with
     two answer fields: first which field stays right, each with equal chance,
     then the value), two from the others (topped up from the partial pool when
     the others run short); the three go to the remaining letters in random order.
+
+    ``reachable`` (optional, a predicate on a goal configuration): candidates
+    it accepts are preferred at every draw; the others fill in only when a pool
+    has too few reachable ones.
     """
     partial, other = _candidates(domain, truth, initial)
     if not partial:
         return None
+    if reachable is not None:
+        ok = [c for c in partial if reachable(c)]
+        partial = ok or partial
     fields = GOAL_FIELDS[domain]
     if len(fields) == 2:
         a, b = fields
         keep_a = [c for c in partial if c[a] == truth[a]]
         keep_b = [c for c in partial if c[b] == truth[b]]
         groups = [g for g in (keep_a, keep_b) if g]
-        group = groups[int(rng.integers(len(groups)))]
+        group = groups[int(rng.integers(len(groups)))] if groups else partial  # FrozenLake: one coordinate
     else:
         group = partial
     first = group[int(rng.integers(len(group)))]
     chosen = [first]
-    pool = [c for c in other]
-    order = rng.permutation(len(pool)) if pool else []
-    for i in order:
+    rest = [c for c in partial if c is not first]
+    for pool in (other, rest):
         if len(chosen) == 3:
             break
-        chosen.append(pool[int(i)])
-    if len(chosen) < 3:
-        rest = [c for c in partial if c is not first]
-        for i in rng.permutation(len(rest)) if rest else []:
+        shuffled = [pool[int(i)] for i in rng.permutation(len(pool))] if pool else []
+        for c in _prefer(shuffled, reachable):
             if len(chosen) == 3:
                 break
-            chosen.append(rest[int(i)])
+            chosen.append(c)
     if len(chosen) < 3:
         return None
     slots = [i for i in range(4) if i != correct]
@@ -195,13 +218,26 @@ def _blocks_near(truth_blocks, blocks) -> bool:
     return any(all(manhattan(t, b) <= MAX_DISTANCE for t, b in zip(truth_blocks, perm)) for perm in permutations(blocks))
 
 
-def is_partial(domain: str, truth: dict, choice: dict) -> bool:
-    """Agrees with the truth on at least one answer field (Maze: one coordinate) and is not the truth."""
+def _same_line(truth: dict, choice: dict) -> bool:
+    return choice["player"][0] == truth["player"][0] or choice["player"][1] == truth["player"][1]
+
+
+def is_partial(domain: str, truth: dict, choice: dict, initial: dict | None = None) -> bool:
+    """Agrees with the truth on at least one answer field (Maze: one coordinate) and is not the truth.
+
+    FrozenLake with ``initial`` given: when no cell within distance 2 has the
+    truth's tile, keeping one coordinate counts (see the module docstring).
+    """
     if choice == truth:
         return False
     if domain == "maze":
-        return choice["player"][0] == truth["player"][0] or choice["player"][1] == truth["player"][1]
-    return any(choice[f] == truth[f] for f in GOAL_FIELDS[domain])
+        return _same_line(truth, choice)
+    if any(choice[f] == truth[f] for f in GOAL_FIELDS[domain]):
+        return True
+    if domain == "frozenlake" and initial is not None:
+        lone = all(_tile_at(initial, q) != truth["tile"] for q in near_cells(truth["player"], int(initial["size"])))
+        return lone and _same_line(truth, choice)
+    return False
 
 
 def check_choices(domain: str, truth: dict, initial: dict, choices: list[dict], correct: int) -> list[str]:
@@ -217,7 +253,7 @@ def check_choices(domain: str, truth: dict, initial: dict, choices: list[dict], 
     if len(set(texts)) != len(texts):
         problems.append("duplicate choices")
     distractors = [c for i, c in enumerate(choices) if i != correct]
-    if not any(is_partial(domain, truth, c) for c in distractors):
+    if not any(is_partial(domain, truth, c, initial) for c in distractors):
         problems.append("no partially correct distractor")
     totals = _totals(domain, initial)
 
@@ -236,8 +272,8 @@ def check_choices(domain: str, truth: dict, initial: dict, choices: list[dict], 
                 problems.append(f"blocks {bs} invalid")
             if not _blocks_near(truth["blocks"], bs):
                 problems.append(f"blocks {bs} not within {MAX_DISTANCE} of {truth['blocks']}")
-        if domain == "frozenlake" and c["tile"] not in TILES:
-            problems.append(f"tile {c['tile']!r} invalid")
+        if domain == "frozenlake" and c["tile"] != _tile_at(initial, c["player"]):
+            problems.append(f"tile {c['tile']!r} at {c['player']} contradicts the map ({_tile_at(initial, c['player'])})")
         if domain == "pacman" and not 0 <= int(c["collected"]) <= totals:
             problems.append(f"count {c['collected']} outside 0..{totals}")
         if domain == "gather":

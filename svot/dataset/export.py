@@ -38,7 +38,7 @@ import pyarrow as pa
 
 from svot._version import __version__
 from svot.parallel import process_pool
-from svot.dataset.instance import MapPlan, map_instances, plan_maps, split_letters
+from svot.dataset.instance import MapPlan, map_instances, plan_maps, split_lengths, split_letters
 from svot.dataset.card import CARD, write_card
 from svot.dataset.chat import VIEWS
 from svot.dataset.chat import view_records as records_for
@@ -234,14 +234,14 @@ def stats_path(out: Path, job: SplitJob) -> Path:
 
 def _chunk_task(args: tuple) -> tuple:
     """Build one chunk of a split and write it as an Arrow part; returns (job key, chunk index, stats)."""
-    key, k, plans, letters, seed, view, image_size, path = args
+    key, k, plans, schedule, seed, view, image_size, path = args
     pngs = PngCache(image_size)
     rows: list[dict] = []
     stats: Counter = Counter()
     plan: MapPlan
-    for plan, lt in zip(plans, letters):
+    for plan, (lt, ln) in zip(plans, schedule):
         stats["maps"] += 1
-        for inst in map_instances(plan, seed, lt):
+        for inst in map_instances(plan, seed, lt, ln):
             recs = records_for(inst, pngs, view)
             rows.extend(recs)
             stats["instances"] += 1
@@ -412,9 +412,10 @@ def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quie
                     continue
                 maps = plans[j.split]
                 letters = split_letters(cfg.seed, d, n, j.split, len(maps))
+                schedule = list(zip(letters, split_lengths(cfg.seed, maps)))
                 for k in sorted(j.remaining):
                     lo, hi = k * cfg.chunk_maps, min(j.maps, (k + 1) * cfg.chunk_maps)
-                    task = ((d, n, j.split), k, maps[lo:hi], letters[lo:hi], cfg.seed, cfg.view, cfg.image_size,
+                    task = ((d, n, j.split), k, maps[lo:hi], schedule[lo:hi], cfg.seed, cfg.view, cfg.image_size,
                             str(part_path(out, j, k)))
                     if pool is None:
                         finished(task, _chunk_task(task))

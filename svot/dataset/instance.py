@@ -10,10 +10,11 @@ as is one whose player can reach a pocket with no room for a four-choice set
 (:func:`answer_space_ok`), so no map is in two splits, and a split's maps never depend on which other
 splits an export asks for or on the number of workers.
 
-**Sequences** (per map, rng ``spawn_key=(1, m)``): lengths are drawn uniformly
-from Table 5's range for the size and distribution. In train, the map's
-goal-reaching plan (BFS, or greedy for Pacman/Gather) is the first sequence
-when its length lies in the ID range; every other sequence is random: at each
+**Sequences** (per map, rng ``spawn_key=(1, m)``): drawn lengths come from
+:func:`split_lengths` (Table 5's range, the mean its counts imply, balanced over
+the split). Train maps are drawn so that their goal-reaching plan (BFS, or
+greedy for Pacman/Gather) fits the ID range (:func:`plan_fits`), and the plan is
+their first sequence; every other sequence is random: at each
 step, with probability :data:`~svot.dataset.spec.P_APPLICABLE` an action drawn
 uniformly from those applicable in the current state, otherwise one drawn
 uniformly from all actions (so some are inapplicable: walls, edges, blocked
@@ -41,25 +42,35 @@ import numpy as np
 from svot.dataset import prompts
 from svot.dataset.choices import build_choices
 from svot.dataset.spec import (
+    KEY_LENGTHS,
     KEY_MAP,
     KEY_SEQ,
     P_APPLICABLE,
     SPLIT_NAMES,
     SPLITS,
     check_split,
+    EARLY_STOP_ALLOWANCE,
     correct_letters,
+    implied_mean_length,
+    length_probs,
     lengths_for,
     maps_for,
     rng_for,
 )
 from svot.dataset.transitions import build_chain
-from svot.dataset.wording import answer_text, goal_of
+from svot.dataset.wording import answer_text, dataset_action_text, goal_of
 from svot.domains import get_spec
 from svot.errors import ConfigError, DatasetError
 from svot.pddl import Problem, load_domain
 
 MAX_MAP_ATTEMPTS = 20_000
 MAX_SEQUENCE_ATTEMPTS = 2_000
+#: Domains whose four-choice distractors prefer reachable goal configurations (issue 14: A.7's
+#: "all candidates valid" read as "some action sequence reaches it").
+REACH_DOMAINS = ("pacman", "gather")
+#: How many distinct goal configurations the per-map reachability search collects at most
+#: (Pacman maps finish well below it; large Gather maps stop there, see MapContext.reachable_goals).
+REACH_CAP = 200
 
 
 @dataclass(frozen=True)
@@ -126,6 +137,35 @@ def answer_space_ok(state: dict) -> bool:
     return True
 
 
+def plan_floor(generated) -> int:
+    """A lower bound on any goal-reaching plan's length for this map's generator parameters.
+
+    Pacman: one coin per move at most, so at least ``coins`` moves (Table 5's
+    coin density makes that 11 on a 6x6 grid, above the ID maximum of 10).
+    Other domains: 1.
+    """
+    coins = generated.params.get("coins") if generated.domain == "pacman" else None
+    return int(coins) if coins else 1
+
+
+def plan_fits(split: str, size: int, generated) -> bool:
+    """Whether a map may serve ``split``: a train map's plan must fit Table 5's ID length range.
+
+    A.5: "For each solvable map, we extract a goal-reaching plan via BFS for the
+    training set" (and likewise for every domain), so every train map carries
+    its plan as one of its sequences; the plan is a sequence, so its length
+    must lie in the range. Train maps whose plan does not fit are redrawn. Where
+    no plan can fit (:func:`plan_floor` above the range's maximum: Pacman 6x6),
+    the draw is not filtered and those maps get random sequences only.
+    """
+    if split != "train":
+        return True
+    lo, hi = lengths_for(size, SPLITS[split].distribution)
+    if plan_floor(generated) > hi:
+        return True
+    return lo <= len(generated.plan) <= hi
+
+
 def plan_maps(
     domain: str,
     size: int,
@@ -155,7 +195,7 @@ def plan_maps(
             for attempt in range(MAX_MAP_ATTEMPTS):
                 g = first[(split, m)] if attempt == 0 else _draw_map((domain, size, split, m, attempt, seed))
                 key = layout_key(g.state)
-                if key not in seen and answer_space_ok(g.state):
+                if key not in seen and answer_space_ok(g.state) and plan_fits(split, size, g):
                     seen.add(key)
                     maps.append(MapPlan(domain, size, split, m, attempt, g))
                     break
@@ -248,9 +288,10 @@ class MapContext:
         self.engine = self.spec.make_engine(problem)
         self.n_actions = self.spec.n_actions(size)
         self.keys = [self.spec.action_key(a, size) for a in range(self.n_actions)]
-        self.texts = [self.spec.action_text(a, size) for a in range(self.n_actions)]
+        self.texts = [dataset_action_text(self.domain, self.spec.action_text(a, size)) for a in range(self.n_actions)]
         self._dicts: dict = {}
         self._steps: dict = {}
+        self._reach: set | None = None
 
     def state_dict(self, s) -> dict:
         d = self._dicts.get(s)
@@ -282,6 +323,36 @@ class MapContext:
         terminal = self.engine.is_goal(s) or self.spec.is_failure(self.state_dict(s))
         return terminal and not self.applicable(s)
 
+    def goal_key(self, s) -> str:
+        return goal_key(goal_of(self.domain, self.state_dict(s)))
+
+    def reachable_goals(self) -> set[str]:
+        """Goal configurations some action sequence reaches (witnessed by the engine).
+
+        Breadth-first from the initial state, keeping one engine state per
+        goal configuration (so the search is bounded by the number of goal
+        configurations, not of states) and stopping at :data:`REACH_CAP` of
+        them. Every key returned is truly reachable; a configuration missing
+        from the set may still be reachable through a state the search merged
+        away or did not reach before the cap (:func:`reach_of` adds the
+        sequence's own neighbourhood for that reason).
+        """
+        if self._reach is None:
+            s0 = self.engine.initial()
+            seen, front = {self.goal_key(s0)}, [s0]
+            while front and len(seen) < REACH_CAP:
+                nxt = []
+                for s in front:
+                    for a in range(self.n_actions):
+                        t, ok = self.step(s, a)
+                        k = self.goal_key(t)
+                        if ok and k not in seen and len(seen) < REACH_CAP:
+                            seen.add(k)
+                            nxt.append(t)
+                front = nxt
+            self._reach = seen
+        return self._reach
+
     def run(self, actions: list[int]) -> tuple[list[int], list]:
         """Replay ``actions``, stopping after an absorbing terminal state: (actions kept, engine states)."""
         s = self.engine.initial()
@@ -296,6 +367,26 @@ class MapContext:
             if self.absorbing_terminal(s):
                 break
         return kept, states
+
+
+def goal_key(goal: dict) -> str:
+    return json.dumps(goal, sort_keys=True, separators=(",", ":"))
+
+
+def reach_of(ctx: MapContext, engine_states: list):
+    """A predicate: is this goal configuration reachable on the map? (Pacman/Gather; else None)
+
+    Reachable = found by :meth:`MapContext.reachable_goals`, or one action away
+    from a state of the sequence itself.
+    """
+    if ctx.domain not in REACH_DOMAINS:
+        return None
+    keys = set(ctx.reachable_goals())
+    for s in engine_states:
+        keys.add(ctx.goal_key(s))
+        for a in range(ctx.n_actions):
+            keys.add(ctx.goal_key(ctx.step(s, a)[0]))
+    return lambda choice: goal_key(choice) in keys
 
 
 def random_sequence(ctx: MapContext, length: int, rng: np.random.Generator) -> list[int]:
@@ -356,7 +447,7 @@ def build_instance(
     initial = _copy(s0)
     final = ctx.state_dict(engine_states[-1])
     goal = goal_of(spec.name, final)
-    choices = build_choices(spec.name, goal, initial, int(correct), rng)
+    choices = build_choices(spec.name, goal, initial, int(correct), rng, reach_of(ctx, engine_states))
     if choices is None:
         return None
     steps = []
@@ -430,8 +521,20 @@ def _copy(state: dict) -> dict:
     return json.loads(json.dumps(state))
 
 
-def map_instances(plan: MapPlan, seed: int, letters: list[int]) -> list[Instance]:
-    """The instances of one map: ``SPLITS[split].sequences`` sequences, ``letters[j]`` the correct choice of the j-th."""
+def carries_plan(plan: MapPlan) -> bool:
+    """Whether the map's goal-reaching plan is its first sequence (train maps whose plan fits the range)."""
+    lo, hi = lengths_for(plan.size, SPLITS[plan.split].distribution)
+    return plan.split == "train" and lo <= len(plan.generated.plan) <= hi
+
+
+def map_instances(plan: MapPlan, seed: int, letters: list[int], lengths: list | None = None) -> list[Instance]:
+    """The instances of one map: ``SPLITS[split].sequences`` sequences, ``letters[j]`` the correct choice of the j-th.
+
+    ``lengths[j]``: the drawn length of the j-th sequence when it is random
+    (:func:`split_lengths`; None entries and ``lengths=None`` draw it from
+    :func:`sequence_length_probs`). A sequence redrawn many times (duplicates,
+    a FrozenLake walk ending below the minimum) falls back to that law too.
+    """
     split = SPLITS[plan.split]
     dist = split.distribution
     lo, hi = lengths_for(plan.size, dist)
@@ -441,14 +544,19 @@ def map_instances(plan: MapPlan, seed: int, letters: list[int]) -> list[Instance
     params = {**g.params, "plan_length": len(g.plan), "map_attempt": plan.attempt}
     out: list[Instance] = []
     seen: set[tuple] = set()
-    use_plan = plan.split == "train" and lo <= len(g.plan) <= hi
+    use_plan = carries_plan(plan)
+    probs = sequence_length_probs(plan, len(g.plan) if use_plan else None)
     for j, correct in enumerate(letters):
         for attempt in range(MAX_SEQUENCE_ATTEMPTS):
             if j == 0 and use_plan and attempt == 0:
                 kind, actions = "plan", list(g.plan)
                 drawn = len(actions)
             else:
-                drawn = int(rng.integers(lo, hi + 1))
+                given = lengths[j] if lengths is not None else None
+                if given is not None and attempt < MAX_SEQUENCE_ATTEMPTS // 2:
+                    drawn = int(given)
+                else:
+                    drawn = lo + int(rng.choice(len(probs), p=probs))
                 kind, actions = "random", random_sequence(ctx, drawn, rng)
             kept, _ = ctx.run(actions)
             if tuple(kept) in seen or len(kept) < lo:
@@ -480,6 +588,61 @@ def map_instances(plan: MapPlan, seed: int, letters: list[int]) -> list[Instance
     return out
 
 
+def sequence_length_probs(plan: MapPlan, plan_length: int | None) -> np.ndarray:
+    """The law of a random sequence's drawn length on Table 5's range, for one map.
+
+    Mean: the one Table 5's counts imply for the split
+    (:func:`~svot.dataset.spec.implied_mean_length`), raised by
+    :data:`~svot.dataset.spec.EARLY_STOP_ALLOWANCE` where sequences can stop early
+    (FrozenLake); on a train map whose plan is one of its sequences, the random
+    ones make up the plan's difference so that the map's mean stays on target.
+    Law: the maximum-entropy one with that mean (:func:`~svot.dataset.spec.length_probs`).
+    """
+    lo, hi = lengths_for(plan.size, SPLITS[plan.split].distribution)
+    mean = implied_mean_length(plan.domain, plan.size, plan.split)
+    if mean is not None:
+        mean += EARLY_STOP_ALLOWANCE.get((plan.domain, plan.size, SPLITS[plan.split].distribution), 0.0)
+        if plan_length is not None:
+            n = SPLITS[plan.split].sequences
+            mean = (n * mean - plan_length) / (n - 1)
+    return length_probs(lo, hi, mean)
+
+
+def split_lengths(seed: int, plans: list[MapPlan]) -> list[list[int | None]]:
+    """Per map, the drawn lengths of its random sequences (None where the map's plan goes).
+
+    Like the correct letters, lengths are balanced over the whole split rather
+    than drawn independently: the split's random sequences take the lengths
+    ``lo..hi`` in the proportions of :func:`~svot.dataset.spec.length_probs`
+    (largest-remainder rounding), shuffled by the split's seed. The law's mean
+    is set so that the split's mean *kept* length, plans included, is the one
+    Table 5's count implies (:func:`~svot.dataset.spec.implied_mean_length`,
+    plus :data:`~svot.dataset.spec.EARLY_STOP_ALLOWANCE` per random sequence
+    where sequences stop early). So a 60-instance split lands on its Table 5
+    count instead of scattering around it by sampling noise (±3-5 %).
+    """
+    if not plans:
+        return []
+    p0 = plans[0]
+    split = SPLITS[p0.split]
+    lo, hi = lengths_for(p0.size, split.distribution)
+    slots = [[None if (j == 0 and carries_plan(pl)) else 0 for j in range(split.sequences)] for pl in plans]
+    n_random = sum(x is not None for row in slots for x in row)
+    mean = implied_mean_length(p0.domain, p0.size, p0.split)
+    if mean is not None and n_random:
+        total = mean * len(plans) * split.sequences - sum(len(pl.generated.plan) for pl in plans if carries_plan(pl))
+        mean = total / n_random + EARLY_STOP_ALLOWANCE.get((p0.domain, p0.size, split.distribution), 0.0)
+    probs = length_probs(lo, hi, mean)
+    raw = probs * n_random
+    counts = np.floor(raw).astype(int)
+    for i in np.argsort(-(raw - counts), kind="stable")[: n_random - int(counts.sum())]:
+        counts[i] += 1
+    pool = np.repeat(np.arange(lo, hi + 1), counts)
+    rng_for(seed, p0.domain, p0.size, p0.split, KEY_LENGTHS).shuffle(pool)
+    it = iter(int(x) for x in pool)
+    return [[None if x is None else next(it) for x in row] for row in slots]
+
+
 def split_letters(seed: int, domain: str, size: int, split: str, maps: int) -> list[list[int]]:
     """Per map, the correct-choice indices of its sequences (balanced over the whole split)."""
     n_seq = SPLITS[split].sequences
@@ -500,5 +663,5 @@ def iter_split(
     check_split(split)
     plans = plan_maps(domain, size, seed, maps_per_split, upto=split, allow_any_size=allow_any_size)[split]
     letters = split_letters(seed, plans[0].domain if plans else domain, size, split, len(plans))
-    for plan, lt in zip(plans, letters):
-        yield from map_instances(plan, seed, lt)
+    for plan, lt, ln in zip(plans, letters, split_lengths(seed, plans)):
+        yield from map_instances(plan, seed, lt, ln)

@@ -78,6 +78,21 @@ TABLE5_DOMAINS = tuple(TABLE5_SIZES)
 P_APPLICABLE = 0.75  # per step: an applicable action with this probability, else any action
 
 
+# How much longer, on average, a random sequence's drawn length must be than the kept one
+# (a FrozenLake sequence stops where it enters a hole or the goal), per (domain, size,
+# distribution): the mean shortfall (drawn - kept) of random sequences measured on seed 0
+# with no allowance, pooled over the ID splits (train, val, test_id) or the OOD split
+# (issue 14). The other domains never stop early: 0.
+EARLY_STOP_ALLOWANCE: dict[tuple[str, int, str], float] = {
+    ("frozenlake", 4, "id"): 0.119,
+    ("frozenlake", 4, "ood"): 0.058,
+    ("frozenlake", 5, "id"): 0.105,
+    ("frozenlake", 5, "ood"): 0.092,
+    ("frozenlake", 6, "id"): 0.093,
+    ("frozenlake", 6, "ood"): 0.050,
+}
+
+
 def check_split(name: str) -> str:
     if name not in SPLITS:
         raise ConfigError(f"unknown split {name!r}; choose from {', '.join(SPLIT_NAMES)}")
@@ -108,6 +123,7 @@ def split_entropy(seed: int, domain: str, size: int, split: str) -> int:
 KEY_MAP = 0  # (KEY_MAP, map_index, attempt): the map generator
 KEY_SEQ = 1  # (KEY_SEQ, map_index): action sequences and choice sets of that map
 KEY_LETTERS = 2  # (KEY_LETTERS,): the balanced correct-letter permutation of the split
+KEY_LENGTHS = 3  # (KEY_LENGTHS,): the balanced sequence-length permutation of the split
 
 
 def rng_for(seed: int, domain: str, size: int, split: str, *key: int) -> np.random.Generator:
@@ -122,6 +138,48 @@ def correct_letters(seed: int, domain: str, size: int, split: str, n: int) -> li
     letters = np.array([i % 4 for i in range(n)], dtype=np.int64)
     rng_for(seed, domain, size, split, KEY_LETTERS).shuffle(letters)
     return [int(x) for x in letters]
+
+
+def implied_mean_length(domain: str, size: int, split: str) -> float | None:
+    """The mean action-sequence length Table 5's prediction count implies for one split.
+
+    Table 5 counts ``instances + 2 * steps`` predictions (A.6), so the mean length
+    is ``(predictions - instances) / (2 * instances)``: e.g. Sokoban 5x5 train,
+    ``(7146 - 500) / 1000 = 6.646``. None for a (domain, size) Table 5 does not list.
+    """
+    row = TABLE5_PREDICTIONS.get((domain, int(size)))
+    if row is None or split not in row:
+        return None
+    n = SPLITS[split].instances
+    return (row[split] - n) / (2 * n)
+
+
+def length_probs(lo: int, hi: int, mean: float | None) -> np.ndarray:
+    """Probabilities of the lengths ``lo..hi``: the maximum-entropy law with the given mean.
+
+    The paper gives only the range (Table 5) and, through its counts, the mean;
+    the distribution on ``lo..hi`` with the most entropy under that mean is the
+    truncated geometric ``p(L) ∝ exp(θ L)`` (uniform when θ = 0, i.e. when the
+    mean is the range's midpoint; ``mean=None`` gives the uniform law). θ is
+    found by bisection; a mean outside ``(lo, hi)`` is clipped just inside.
+    """
+    lengths = np.arange(lo, hi + 1, dtype=np.float64)
+    if mean is None or hi == lo:
+        return np.full(len(lengths), 1.0 / len(lengths))
+    target = min(max(float(mean), lo + 0.01), hi - 0.01)
+
+    def probs(theta: float) -> np.ndarray:
+        w = np.exp(theta * (lengths - lengths.mean()))
+        return w / w.sum()
+
+    a, b = -20.0, 20.0
+    for _ in range(200):
+        mid = (a + b) / 2
+        if float(probs(mid) @ lengths) < target:
+            a = mid
+        else:
+            b = mid
+    return probs((a + b) / 2)
 
 
 def predictions(instances: int, steps: int) -> int:

@@ -25,11 +25,15 @@ scorer can also parse predictions by field):
   ``block positions remain the same``
 * FrozenLake: ``tile: {tile_after}; status: {status_after}``
 * Pacman: ``the coin at {coin_eaten_at} is eaten`` / ``no coin is eaten``, ``collected coins: {collected_after} of N``
-* Gather: ``collected by this move: {balls_collected_<colour>}, ...`` and
+* Gather: ``the player collects {balls_collected}`` in the paper's words (§5:
+  "collects 1 red ball and 1 blue ball"; ``no ball``) and
   ``collected so far: {collected_<colour>}, ...`` with values such as ``red 1``.
 
 Fields: ``action``, ``player_before``, ``applicable`` (``applies`` / ``not
-applicable``), ``blocked_by`` and ``blocked_cell`` (inapplicable only),
+applicable``), ``blocked_by`` and ``blocked_cell`` (inapplicable only), one
+``pre <object> (r, c)`` per object precondition stated (§3: "P(c_i) contains
+keywords extracted from action preconditions and effects"; values such as
+``has no block`` / ``is a wall``, :data:`~svot.dataset.wording.PRECONDITION_WORDS`),
 ``player_after``, then the domain's effect fields above.
 """
 
@@ -40,6 +44,9 @@ from dataclasses import dataclass, field
 from svot.dataset.wording import (
     CONCLUSIONS,
     PHRASES,
+    PRECONDITION_WORDS,
+    collection_phrase,
+    precondition_field,
     SILENT,
     cells_word,
     Phrase,
@@ -314,6 +321,7 @@ def build_chain(
         body = f"{_cap(pre)}, but {clause}" if pre else _cap(clause)
         sentences.append(f"{body}, so the action is {na} and nothing changes.")
 
+    _precondition_keywords(diag, add)
     p1 = fmt_cell(after["player"])
     if after["player"] != before["player"]:
         effects = [f"Player position changes to {add('player_after', p1)}"]
@@ -324,6 +332,22 @@ def build_chain(
     text = " ".join(sentences)
     visual = _visual_chain(domain_name, step, action_text, kinds_before, kinds_after)
     return Chain(text=text, keywords=kw, visual=visual)
+
+
+def _precondition_keywords(diag: Diagnosis | None, add) -> None:
+    """``pre <object> (r, c)`` fields for the object preconditions the chain states (§3: keywords
+    "extracted from action preconditions"), the failed one included; each cell and object once."""
+    if diag is None:
+        return
+    done = set()
+    for check in diag.checks:
+        words = PRECONDITION_WORDS.get(check.pred)
+        cell = fmt_arg(check.args[0]) if check.args else None
+        if words is None or cell is None or not cell.startswith("(") or (check.pred, cell) in done:
+            continue
+        done.add((check.pred, cell))
+        present = check.positive == check.holds
+        add(precondition_field(check.pred, cell), words[0] if present else words[1])
 
 
 def _domain_effects(domain: str, before: dict, after: dict, applied: list, add) -> list[str]:
@@ -361,12 +385,10 @@ def _domain_effects(domain: str, before: dict, after: dict, applied: list, add) 
                     path.append(f"{cell} is empty")
         if path:
             out.append("on the way, " + "; ".join(path))
-        moved = []
-        for colour, n in after["collected"].items():
-            d = n - before["collected"].get(colour, 0)
-            moved.append(add(f"balls_collected_{colour}", f"{colour} {d}"))
+        moved = {c: n - before["collected"].get(c, 0) for c, n in after["collected"].items()}
         total = [add(f"collected_{colour}", f"{colour} {n}") for colour, n in after["collected"].items()]
-        out.append("collected by this move: " + ", ".join(moved))
+        # §5's wording of the ball-collection reasoning: "collects 1 red ball and 1 blue ball"
+        out.append("the player collects " + add("balls_collected", collection_phrase(moved)))
         out.append("collected so far: " + ", ".join(total))
     return out
 

@@ -18,6 +18,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 from svot.domains.grid import parse_cell
+from svot.domains.keywords import (  # noqa: F401 - re-exported: the chain builder's vocabulary
+    COLOUR_ORDER,
+    PRECONDITION_WORDS,
+    collection_phrase,
+    colour_rank,
+    precondition_field,
+)
 
 BESIDE = {"up": "above", "down": "below", "left": "left of", "right": "right of"}
 
@@ -103,14 +110,14 @@ PHRASES: dict[str, dict[str, Phrase]] = {
             subject=0,
             pos="holds a block",
             neg="has no block",
-            pos_fail="{0} holds no block",
+            pos_fail="{0} has no block",
             neg_fail="{0} holds a block",
             reason="block",
         ),
     },
     "pacman": {
         "adj": ADJ,
-        "coin": Phrase(subject=0, pos="holds a coin", neg="has no coin", pos_fail="{0} holds no coin", neg_fail="{0} holds a coin", reason="coin"),
+        "coin": Phrase(subject=0, pos="holds a coin", neg="has no coin", pos_fail="{0} has no coin", neg_fail="{0} holds a coin", reason="coin"),
     },
     "gather": {
         "ray": RAY,
@@ -140,6 +147,15 @@ KIND_WORDS = {
     "hole": "a hole",
     "start": "the start",
 }
+
+
+def dataset_action_text(domain: str, text: str) -> str:
+    """How the datasets write an action: the domain's text, and for Gather the paper's
+    "move down 4 steps" (§4) where the environments say ``move down 4``."""
+    if domain == "gather":
+        k = text.rsplit(" ", 1)[-1]
+        return f"{text} {'step' if k == '1' else 'steps'}"
+    return text
 
 
 def kind_word(domain: str, kind: str) -> str:
@@ -268,8 +284,8 @@ def describe_domain(domain: str, size: int, colours: tuple[str, ...] = ()) -> st
         return (
             f"Gather on a {n}x{n} grid without walls. The grid holds the player and balls of the colours {cols}.\n"
             f"{head}"
-            f"Actions: move <direction> <k>, with direction up, down, left or right and k from 1 to {n - 1}: "
-            "the player moves k cells in a straight line.\n"
+            f"Actions: move <direction> <k> steps (e.g. move down 2 steps; move right 1 step), with direction up, "
+            f"down, left or right and k from 1 to {n - 1}: the player moves k cells in a straight line.\n"
             "Preconditions: the cell k cells away in that direction is inside the grid.\n"
             "Effects: the player passes through the k cells in order and ends on the last one; every ball on "
             "those k cells is collected (it disappears and the count of its colour grows by one). The cell the "

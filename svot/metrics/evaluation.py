@@ -15,12 +15,21 @@ files is taken from the first (paths in sorted order).
     {"id": "sokoban-5x5-test_id-000-0",
      "choice": "The answer is (B)",                  # classification: a letter in free text
      "answer": "Player: (2, 1); blocks: (2, 2)",      # free response (the dataset's answer format)
-     "states": ["Action 1: move down\\nPlayer: (1, 0)\\n...", ...],   # z_i per step (c_i^z may precede it)
-     "reasoning": ["The player is at (0, 0) and ...", ...],         # c_i^z per step
+     "z_texts": ["Action 1: move down\\nPlayer: (1, 0)\\n...", ...],  # z_i = <a_i, s_i> per step (the data's z_text)
+     "cz_texts": ["The player is at (0, 0) and ...", ...],          # c_i^z per step (the data's reasoning)
+     "cv_texts": ["Drawing the image after action 1 ...", ...],     # c_i^v per step (the data's reasoning_visual)
      "images": ["imgs/000-0-1.png", ...]}                           # v_i per step, relative to the file
 
 Every key but ``id`` is optional (aliases: ``instance_id``, ``letter``,
-``free_response``, ``state_texts``, ``reasoning_texts``, ``image_paths``).
+``free_response``, ``image_paths``). Each step key is named after the data
+column it mirrors: ``z_texts`` holds z_i (the ``Action i: ...`` line *and* the
+state), not the bare state description s_i (the data's ``state_text``).
+Earlier names still read, with a note in the report: ``states`` and
+``state_texts`` as ``z_texts``, ``reasoning`` and ``reasoning_texts`` as
+``cz_texts``. A step entry of the wrong kind (a ``z_texts`` entry without an
+``Action`` line, a c^v chain under ``cz_texts`` or a c^z chain under
+``cv_texts``) is reported as a ``wrong_kind`` issue, once per record, and
+still scored as given.
 Step lists are aligned with the instance's steps (entry ``i`` is step
 ``i + 1``); ``null`` skips a step. Each table covers what was given and shows
 how many predictions it scored (``N``).
@@ -59,8 +68,14 @@ import numpy as np
 from svot.errors import DatasetError, PredictionError
 from svot.metrics.goal import answer_correct, extract_choice
 from svot.metrics.objects import ObjectTotals, object_metrics
-from svot.metrics.reasoning import field_group, reasoning_reward
-from svot.metrics.state import _spec, state_fields, state_reward
+from svot.metrics.reasoning import (
+    extract_keywords,
+    field_group,
+    reasoning_reward,
+    visual_chain_fields,
+    visual_reasoning_reward,
+)
+from svot.metrics.state import _spec, parse_action, state_fields, state_reward
 
 __all__ = [
     "GroupStats",
@@ -79,15 +94,35 @@ SPLIT_LABELS = {"test_id": "ID", "test_ood": "OOD", "val": "val", "train": "trai
 DOMAIN_ORDER = ("maze", "frozenlake", "sokoban", "pacman", "gather")
 TITLES = {"maze": "Maze", "frozenlake": "FrozenLake", "sokoban": "Sokoban", "pacman": "Pacman", "gather": "Gather"}
 
-FIELDS = ("choice", "answer", "states", "reasoning", "images")
+FIELDS = ("choice", "answer", "z_texts", "cz_texts", "cv_texts", "images")
 ALIASES = {
     "instance_id": "id",
     "letter": "choice",
     "free_response": "answer",
-    "state_texts": "states",
-    "reasoning_texts": "reasoning",
     "image_paths": "images",
 }
+#: Earlier key names: still read as the new key, with a note (issue 14: ``state_texts``
+#: read like the data's ``state_text`` column, which is s_i, while the key wants z_i).
+DEPRECATED = {
+    "states": "z_texts",
+    "state_texts": "z_texts",
+    "reasoning": "cz_texts",
+    "reasoning_texts": "cz_texts",
+}
+
+
+#: What each step key holds, for messages.
+KEY_MEANINGS = {
+    "z_texts": "z_i = the 'Action i: ...' line and the state, the data's z_text column",
+    "cz_texts": "the state chain c_i^z, the data's reasoning column",
+    "cv_texts": "the visualization chain c_i^v, the data's reasoning_visual column",
+}
+
+
+def _looks_visual(text: str) -> bool:
+    """A c^v chain names cells that change ("(1, 0): the player arrives"), or says none does,
+    and never says where the player is before the move (every c^z chain does)."""
+    return bool(visual_chain_fields(text)) and "player_before" not in extract_keywords(text)
 
 
 # --------------------------------------------------------------------------- ground truth
@@ -101,6 +136,7 @@ class TruthStep:
     keywords: list
     labels: list
     image: object = None  # PNG bytes, a path, a PIL image or None
+    visual_chain: str | None = None  # c_i^v
 
 
 @dataclass
@@ -194,6 +230,7 @@ def _from_instance_row(row: dict, base: Path | None) -> TruthInstance:
                 keywords=list(s.get("keywords") or []),
                 labels=s.get("labels"),
                 image=_img(image, base),
+                visual_chain=s.get("reasoning_visual"),
             )
         )
     return TruthInstance(
@@ -237,7 +274,8 @@ def _from_prediction_rows(rows: list[dict], base: Path | None) -> TruthInstance:
             image = vis.get("target_image")
             if image is None and vis.get("target_image_file_name"):
                 image = vis["target_image_file_name"]
-        steps.append(TruthStep(i, action, state, keywords, label_grid(spec, state), _img(image, base)))
+        chain_v = vis.get("reasoning") if vis is not None else None
+        steps.append(TruthStep(i, action, state, keywords, label_grid(spec, state), _img(image, base), chain_v or None))
     return TruthInstance(
         id=first["instance_id"],
         domain=first["domain"],
@@ -327,7 +365,7 @@ class Issue:
     """One problem in a predictions file; ``line`` is 1-based (None for API input without lines)."""
 
     line: int | None
-    kind: str  # json | not_object | missing_id | unknown_id | duplicate_id | type | image | length | unknown_field
+    kind: str  # json | not_object | missing_id | unknown_id | duplicate_id | type | image | length | unknown_field | wrong_kind
     message: str
     id: str | None = None
     step: int | None = None
@@ -399,6 +437,8 @@ class GroupStats:
     reasoning_n: int = 0
     reasoning_reward: float = 0.0
     reasoning_fields: dict = field(default_factory=dict)  # column -> [correct, n]
+    visual_chain_n: int = 0
+    visual_chain_reward: float = 0.0
     image_n: int = 0
     rv_sum: float = 0.0
     objects: ObjectTotals = field(default_factory=ObjectTotals)
@@ -420,6 +460,11 @@ class GroupStats:
         return self.reasoning_reward / self.reasoning_n if self.reasoning_n else None
 
     @property
+    def r_cv(self) -> float | None:
+        """Mean r_c of the visualization chains c^v."""
+        return self.visual_chain_reward / self.visual_chain_n if self.visual_chain_n else None
+
+    @property
     def r_v(self) -> float | None:
         return self.rv_sum / self.image_n if self.image_n else None
 
@@ -438,6 +483,7 @@ class GroupStats:
                 "r_c": self.r_c,
                 "fields": {k: {"correct": c, "n": n, "accuracy": c / n if n else None} for k, (c, n) in self.reasoning_fields.items()},
             },
+            "visual_reasoning": {"n": self.visual_chain_n, "r_c": self.r_cv},
             "images": {
                 "n": self.image_n,
                 "r_v": self.r_v,
@@ -507,6 +553,7 @@ class Report:
     scored: int  # records matched to an instance
     data: str = ""
     predictions: str | None = None
+    notes: list = field(default_factory=list)  # e.g. deprecated keys read under their new name
 
     # ------------------------------------------------------------------ views
     def issue_counts(self) -> dict[str, int]:
@@ -562,7 +609,7 @@ class Report:
 
     def table_steps(self) -> str | None:
         """Table 2 layout, one block per domain: per-field single-step accuracy (%) of c_i and z_i."""
-        has = lambda g: g.state_n or g.reasoning_n  # noqa: E731
+        has = lambda g: g.state_n or g.reasoning_n or g.visual_chain_n  # noqa: E731
         blocks = []
         for d in self._domains(has):
             keys = [k for k in self._keys() if k[0] == d and has(self.groups[k])]
@@ -577,7 +624,10 @@ class Report:
                         zfields.append(f)
             h1 = ["", ""] + (["Transition reasoning chain"] + [""] * (len(cfields) + 1) if cfields else [])
             h1 += ["Intermediate state"] + [""] * (len(zfields) + 1) if zfields else []
+            vis = any(self.groups[k].visual_chain_n for k in keys)
+            h1 += ["Visualization chain", ""] if vis else []
             h2 = ["Size", "Split"] + (["N"] + cfields + ["r_c"] if cfields else []) + (["N"] + zfields + ["r_z"] if zfields else [])
+            h2 += ["N", "r_c(c^v)"] if vis else []
             rows = []
             for k in keys:
                 g = self.groups[k]
@@ -586,6 +636,8 @@ class Report:
                     r += [str(g.reasoning_n)] + [_pct(_acc(g.reasoning_fields.get(f)), 2) for f in cfields] + [_num(g.r_c)]
                 if zfields:
                     r += [str(g.state_n)] + [_pct(_acc(g.state_fields.get(f)), 2) for f in zfields] + [_num(g.r_z)]
+                if vis:
+                    r += [str(g.visual_chain_n), _num(g.r_cv)]
                 rows.append(r)
             blocks.append(f"Table 2 layout: single-step accuracy (%) - {TITLES.get(d, d)}\n" + _table([h1, h2], rows, left=2, span=1))
         if not blocks:
@@ -670,6 +722,8 @@ class Report:
             parts.append("\n".join(lines))
         else:
             parts.append("Issues: none")
+        if self.notes:
+            parts.append("Notes:\n" + "\n".join(f"  {n}" for n in self.notes))
         return "\n\n".join(parts)
 
     def to_dict(self) -> dict:
@@ -682,6 +736,7 @@ class Report:
                 {"domain": d, "size": n, "split": s, **self.groups[(d, n, s)].to_dict()} for d, n, s in self._keys()
             ],
             "issue_counts": self.issue_counts(),
+            "notes": list(self.notes),
             "issues": [
                 {"line": i.line, "kind": i.kind, "message": i.message, "id": i.id, "step": i.step} for i in self.issues
             ],
@@ -705,6 +760,9 @@ class _Scorer:
         self.issues: list[Issue] = []
         self.seen: set[str] = set()
         self.scored = 0
+        self.notes: list[str] = []
+        self._noted: set[str] = set()
+        self._given: dict[str, str] = {}
 
     def issue(self, line, kind, message, id=None, step=None) -> None:
         self.issues.append(Issue(line, kind, message, id, step))
@@ -715,13 +773,22 @@ class _Scorer:
             return
         rec: dict = {}
         unknown = []
+        self._given = {}  # field -> the key as the record wrote it (for messages)
         for k, v in obj.items():
             key = ALIASES.get(k, k)
+            if k in DEPRECATED:
+                key = DEPRECATED[k]
+                if k not in self._noted:
+                    self._noted.add(k)
+                    self.notes.append(
+                        f"key {k!r} is deprecated: read as {key!r} ({KEY_MEANINGS[key]}); rename it (first seen on line {line})"
+                    )
             if key == "id" or key in FIELDS:
                 if key in rec:
                     self.issue(line, "unknown_field", f"{k!r} repeats field {key!r}; the first is used")
                     continue
                 rec[key] = v
+                self._given[key] = k
             else:
                 unknown.append(k)
         iid = rec.get("id")
@@ -729,7 +796,7 @@ class _Scorer:
             self.issue(line, "missing_id", "no instance id (a string under 'id')" if iid is None else f"the id must be a string, got {type(iid).__name__}")
             return
         if unknown:
-            self.issue(line, "unknown_field", f"ignored unknown key(s) {', '.join(map(repr, sorted(unknown)))}; known: id, {', '.join(FIELDS)}", iid)
+            self.issue(line, "unknown_field", f"ignored unknown key(s) {', '.join(map(repr, sorted(unknown)))}; known: id, {', '.join(FIELDS)}" + (" (the step keys mirror the data columns z_text, reasoning, reasoning_visual)" if any(u in ("state_text", "z_text", "z", "cv", "cz", "visual_reasoning", "reasoning_visual") for u in unknown) else ""), iid)
         if iid not in self.truth:
             self.issue(line, "unknown_id", f"no instance {iid!r} in the data", iid)
             return
@@ -761,8 +828,9 @@ class _Scorer:
                 g.answer_n += 1
                 g.answer_correct += answer_correct(inst.domain, v, inst.goal)
 
-    def _step_list(self, line, rec, name: str, inst: TruthInstance):
-        v = rec.get(name)
+    def _step_list(self, line, rec, field_name: str, inst: TruthInstance):
+        v = rec.get(field_name)
+        name = self._given.get(field_name, field_name)
         if v is None:
             return []
         if not isinstance(v, list):
@@ -784,7 +852,14 @@ class _Scorer:
 
     def _steps(self, line, rec, inst: TruthInstance, g: GroupStats) -> None:
         fields = state_fields(inst.domain)
-        for text, step in self._step_list(line, rec, "states", inst):
+        wrong: dict[str, str] = {}
+        for text, step in self._step_list(line, rec, "z_texts", inst):
+            if step.action is not None and parse_action(text) is None and "z_texts" not in wrong:
+                wrong["z_texts"] = (
+                    f"'z_texts' entry for step {step.index} has no 'Action {step.index}: <move>' line: it reads like the "
+                    "state description s_i (the data's state_text column), but z_texts wants z_i = <a_i, s_i> (the data's "
+                    "z_text column), so its action field scores 0"
+                )
             fs = fields if step.action is not None else tuple(f for f in fields if f != "action")
             s = state_reward(text, step.state, action=step.action, domain=inst.domain, fields=fs)
             g.state_n += 1
@@ -793,10 +868,15 @@ class _Scorer:
                 c = g.state_fields.setdefault(f, [0, 0])
                 c[0] += ok
                 c[1] += 1
-        for text, step in self._step_list(line, rec, "reasoning", inst):
+        for text, step in self._step_list(line, rec, "cz_texts", inst):
             if not step.keywords:
                 self.issue(line, "length", "the data has no reasoning keywords for this step; not scored", inst.id, step.index)
                 continue
+            if _looks_visual(text) and "cz_texts" not in wrong:
+                wrong["cz_texts"] = (
+                    f"'cz_texts' entry for step {step.index} reads like a visualization chain c^v (the data's "
+                    "reasoning_visual column); c^v chains go under 'cv_texts'"
+                )
             r = reasoning_reward(text, step.keywords)
             g.reasoning_n += 1
             g.reasoning_reward += r.reward
@@ -808,6 +888,19 @@ class _Scorer:
                 c = g.reasoning_fields.setdefault(col, [0, 0])
                 c[0] += ok
                 c[1] += 1
+        for text, step in self._step_list(line, rec, "cv_texts", inst):
+            if not step.visual_chain:
+                self.issue(line, "length", "the data has no visualization chain for this step; not scored", inst.id, step.index)
+                continue
+            if not _looks_visual(text) and "player_before" in extract_keywords(text) and "cv_texts" not in wrong:  # a c^z chain
+                wrong["cv_texts"] = (
+                    f"'cv_texts' entry for step {step.index} reads like a state chain c^z (the data's reasoning "
+                    "column); c^z chains go under 'cz_texts'"
+                )
+            g.visual_chain_n += 1
+            g.visual_chain_reward += visual_reasoning_reward(text, step.visual_chain).reward
+        for msg in wrong.values():
+            self.issue(line, "wrong_kind", msg, inst.id)
         images = self._step_list(line, rec, "images", inst)
         if images:
             from svot.metrics.visual import visual_reward
@@ -858,6 +951,7 @@ def evaluate(data, predictions, *, base_dir=None) -> Report:
         scorer.record(line, obj)
     scorer.issues.sort(key=lambda i: (math.inf if i.line is None else i.line, i.step or 0))
     return Report(
+        notes=scorer.notes,
         groups=scorer.groups,
         issues=scorer.issues,
         lines=len(records) + sum(1 for i in issues if i.kind == "json"),

@@ -27,9 +27,27 @@ field                  phrase                                                  v
 ``coin_eaten_at``      ``the coin at (r, c) is eaten``                         ``(r, c)``
 ``coin_eaten``         ``no coin is eaten``                                    ``no coin``
 ``collected_after``    ``collected coins: <n>`` (first)                        ``<n>``
-``balls_collected_X``  ``collected by this move: red 1, green 0``              ``red 1`` per colour
+``balls_collected``    the paper's ``collects 1 red ball and 1 blue ball``     ``1 red ball and 1 blue
+                       (``collects no ball``), or ``collected by this move:    ball`` (colours in
+                       red 1, green 0``                                        R, G, B, Y order)
 ``collected_X``        ``collected so far: red 2, green 0``                    ``red 2`` per colour
+``pre <obj> (r, c)``   a precondition about an object on a cell:               ``is not a wall``,
+                       ``(r, c) is not a wall``, ``(r, c) has no block``,       ``has no block``,
+                       ``(r, c) holds a block``, ... or, relative to the        ``holds a block``, ...
+                       cell before it, the paper's ``with no block above it``
 =====================  ======================================================  ====================
+
+**Preconditions count** (SVoT §3: "P(c_i) contains keywords extracted from
+action preconditions and effects (e.g., 'with no block above it' for
+preconditions, and 'block position(s) remain the same' for effects in
+Sokoban)"). The ground truth lists one ``pre <object> (r, c)`` field per object
+precondition its chain states (walls, blocks, holes, the goal, coins; see
+:data:`svot.dataset.wording.PRECONDITION_WORDS`), so a chain that states a false
+precondition, or skips them, loses those fields. A precondition phrase belongs
+to the last cell written before it in the same clause (clauses end at ``.``,
+``;``, a line break, ``, so`` and ``, but``); followed by ``above`` / ``below`` /
+``left of`` / ``right of`` ``it`` (or ``the player``) it is about that
+neighbour of the cell instead (of the player's cell when the clause names none).
 
 "First" means the first occurrence in the text, so a completion holding the
 chain followed by ``z_i`` (whose ``Tile:``/``Collected coins:`` lines repeat
@@ -49,6 +67,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from svot.domains.keywords import PRECONDITION_WORDS, collection_phrase, precondition_field
 from svot.metrics._text import CELL, CELL_RE, completion_text, fmt_cell, norm_words, normalize_action
 from svot.metrics.errors import MetricError
 
@@ -72,7 +91,7 @@ _BLOCKED_BY = re.compile(r"\bblocked\s+by\s+([^.;\n]*)", _I)
 _PLAYER_AFTER = re.compile(r"player\s+position\s+(?:changes\s+to|remains|becomes|is\s+now|is)\s*" + CELL, _I)
 _PUSH_SEGMENT = re.compile(r"block\s+positions?\s+changes?\s*:?([^.;\n]*)", _I)
 _PUSH_PAIR = re.compile(CELL + r"\s*(?:→|->|-->|=>|\bto\b)\s*" + CELL, _I)
-_BLOCKS_SAME = re.compile(r"block\s+positions?\s+(?:remains?|stays?)\s+(?:the\s+same|unchanged)", _I)
+_BLOCKS_SAME = re.compile(r"block\s+position(?:s|\(s\))?\s+(?:remains?|stays?)\s+(?:the\s+same|unchanged)", _I)
 _TILE = re.compile(r"\btile\s*:\s*([a-z]+)", _I)
 _STATUS = re.compile(r"\bstatus\s*:\s*([a-z]+)", _I)
 _COIN_AT = re.compile(r"\bcoin\s+at\s*" + CELL + r"\s*is\s+eaten", _I)
@@ -81,6 +100,17 @@ _COINS = re.compile(r"\bcollected\s+coins\s*:\s*([0-9]{1,9})(?![0-9])", _I)
 _BY_MOVE = re.compile(r"collected\s+by\s+this\s+move\s*:([^;.\n]*)", _I)
 _SO_FAR = re.compile(r"collected\s+so\s+far\s*:([^;.\n]*)", _I)
 _COLOUR_COUNT = re.compile(r"([a-z][a-z_]*)\s*:?\s+([0-9]{1,9})(?![0-9])", _I)
+# the paper's wording of a Gather move's collection: "collects 1 red ball and 1 blue ball"
+_COLLECTS = re.compile(r"\bcollects?\s+((?:(?:and\s+|,\s*)?[0-9]{1,9}\s+[a-z][a-z_]*\s+balls?\b\s*)+)", _I)
+_COLLECTS_ITEM = re.compile(r"([0-9]{1,9})\s+([a-z][a-z_]*)\s+balls?", _I)
+_COLLECTS_NONE = re.compile(r"\bcollects?\s+no\s+balls?\b|\bno\s+balls?\s+(?:is|are)\s+collected\b", _I)
+# fallbacks for chains that never write "the action is" / "Player position changes to"
+_MOVES = re.compile(r"\b(?:player\s+)?(?:moves?|walks?|goes)\s+(up|down|left|right)\b(?:\s+([0-9]{1,9})\s+(?:steps?|cells?))?", _I)
+_ENDS_AT = re.compile(
+    r"\b(?:moves?|walks?|goes|arrives|ends\s+up)\b[^.;\n]*?\b(?:to|at)\s*" + CELL
+    + r"|\b(?:stays|remains)\s+(?:at\s*)?" + CELL,
+    _I,
+)
 _GENERIC_PRED = re.compile(r"\b([a-z_][a-z0-9_-]*)\s+(?:does\s+not\s+hold|holds)\s+for\b", _I)
 
 # failure reasons by the words of the clause, checked in this order
@@ -94,6 +124,51 @@ _REASONS = (
     ("ball", re.compile(r"\bball\b", _I)),
     ("unknown", re.compile(r"\bno\s+operator\b", _I)),
 )
+
+
+# precondition phrases: (object, present pattern, absent pattern), canonical words from the dataset
+def _pre_patterns(obj: str, article: str) -> tuple[re.Pattern, re.Pattern]:
+    absent = (
+        rf"\b(?:is\s+not|isn't|not)\s+{article}\s+{obj}\b"
+        rf"|\b(?:with|has|holds|contains|there\s+is)\s+no\s+{obj}s?\b"
+        rf"|\bwithout\s+{article}\s+{obj}\b"
+        rf"|\b(?:and|,)\s+no\s+{obj}s?(?=\s+(?:above|below|left|right|to\s+the))"
+    )
+    present = rf"\b(?:is|holds|has|contains|with|there\s+is)\s+{article}\s+{obj}\b"
+    return re.compile(present, _I), re.compile(absent, _I)
+
+
+_PRE = {obj: _pre_patterns(obj, r"(?:an?|the)") for obj in PRECONDITION_WORDS}
+_CLAUSE_END = re.compile(r"[.;\n]|,\s*(?:so|but)\b", _I)
+_RELATIVE = re.compile(r"\s*(above|below|(?:to\s+the\s+)?left\s+of|(?:to\s+the\s+)?right\s+of)\s+(?:it|the\s+player|him|her)\b", _I)
+_OFFSETS = {"above": (-1, 0), "below": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+def _preconditions(t: str, player) -> dict[str, str]:
+    """``{"pre <obj> (r, c)": canonical words}`` read from a chain, first statement per field."""
+    cells = [(m.start(), m.end(), (int(m.group(1)), int(m.group(2)))) for m in CELL_RE.finditer(t)]
+    ends = [m.start() for m in _CLAUSE_END.finditer(t)]
+    found: list[tuple[int, str, str]] = []
+    for obj, (present, absent) in _PRE.items():
+        for pat, words in ((present, PRECONDITION_WORDS[obj][0]), (absent, PRECONDITION_WORDS[obj][1])):
+            for m in pat.finditer(t):
+                start = max((e for e in ends if e < m.start()), default=-1)
+                ref = next((c for a, b, c in reversed(cells) if start < a and b <= m.start()), None)
+                rel = _RELATIVE.match(t, m.end())
+                if rel is not None:
+                    ref = ref if ref is not None else player
+                    if ref is None:
+                        continue
+                    rel_words = rel.group(1).lower().split()
+                    dr, dc = _OFFSETS[rel_words[-2] if rel_words[-1] == "of" else rel_words[-1]]
+                    ref = (ref[0] + dr, ref[1] + dc)
+                if ref is None:
+                    continue
+                found.append((m.start(), precondition_field(obj, fmt_cell(ref)), words))
+    out: dict[str, str] = {}
+    for _pos, name, words in sorted(found):
+        out.setdefault(name, words)
+    return out
 
 
 def _cell_text(m: re.Match, i: int = 1) -> str:
@@ -143,11 +218,16 @@ def _extract(t: str) -> dict[str, list[str]]:
 
     m = _PLAYER_BEFORE.search(t)
     put("player_before", _cell_text(m) if m else None)
+    player = (int(m.group(1)), int(m.group(2))) if m else None
     for m in _ACTION_IS.finditer(t):
         a = normalize_action(m.group(1))
         if a is not None:
             put("action", a)
             break
+    if "action" not in out:
+        m = _MOVES.search(t)
+        if m is not None:
+            put("action", f"move {m.group(1).lower()}" + (f" {int(m.group(2))}" if m.group(2) else ""))
     if _NOT_APPLICABLE.search(t):
         put("applicable", "not applicable")
         clause = _failure_clause(t)
@@ -158,7 +238,16 @@ def _extract(t: str) -> dict[str, list[str]]:
     elif _APPLIES.search(t):
         put("applicable", "applies")
     m = _PLAYER_AFTER.search(t)
-    put("player_after", _cell_text(m) if m else None)
+    if m is not None:
+        put("player_after", _cell_text(m))
+    else:
+        m = _ENDS_AT.search(t)
+        if m is not None:
+            put("player_after", _cell_text(m, 1) if m.group(1) is not None else _cell_text(m, 3))
+    if "applicable" not in out and "player_after" in out and player is not None and out["player_after"][0] != fmt_cell(player):
+        put("applicable", "applies")  # "the player moves up to (1,3)": a move that happened applied
+    for name, words in _preconditions(t, player).items():
+        put(name, words)
     m = _PUSH_SEGMENT.search(t)
     if m is not None:
         pairs = list(_PUSH_PAIR.finditer(m.group(1)))
@@ -177,12 +266,22 @@ def _extract(t: str) -> dict[str, list[str]]:
         put("coin_eaten", "no coin")
     m = _COINS.search(t)
     put("collected_after", str(int(m.group(1))) if m else None)
-    for pat, prefix in ((_BY_MOVE, "balls_collected_"), (_SO_FAR, "collected_")):
-        m = pat.search(t)
+    m = _SO_FAR.search(t)
+    if m is not None:
+        for cm in _COLOUR_COUNT.finditer(m.group(1)):
+            colour = cm.group(1).lower()
+            put("collected_" + colour, f"{colour} {int(cm.group(2))}")
+    m = _BY_MOVE.search(t)  # svot's earlier wording: "collected by this move: red 1, green 0"
+    if m is not None:
+        counts = {cm.group(1).lower(): int(cm.group(2)) for cm in _COLOUR_COUNT.finditer(m.group(1))}
+        put("balls_collected", collection_phrase(counts))
+    if "balls_collected" not in out:
+        m = _COLLECTS.search(t)
         if m is not None:
-            for cm in _COLOUR_COUNT.finditer(m.group(1)):
-                colour = cm.group(1).lower()
-                put(prefix + colour, f"{colour} {int(cm.group(2))}")
+            items = [(cm.group(2).lower(), int(cm.group(1))) for cm in _COLLECTS_ITEM.finditer(m.group(1))]
+            put("balls_collected", collection_phrase(dict(items)))
+        elif _COLLECTS_NONE.search(t):
+            put("balls_collected", collection_phrase({}))
     return out
 
 
@@ -279,10 +378,13 @@ def reasoning_reward(prediction, keywords, *, fields: Sequence[str] | None = Non
 def field_group(name: str) -> str:
     """The column a keyword field is reported under in per-field tables.
 
-    Gather's per-colour fields go under one column (``balls_collected``,
-    ``collected``: right when every colour is), Sokoban's block effect under
+    Object preconditions (``pre block (1, 3)``...) go under ``preconditions``;
+    Gather's per-colour running totals under one column (``collected``:
+    right when every colour is), Sokoban's block effect under
     ``blocks`` and Pacman's coin effect under ``coin_eaten``.
     """
+    if name.startswith("pre "):
+        return "preconditions"
     if name.startswith("balls_collected_"):
         return "balls_collected"
     if name.startswith("collected_") and name != "collected_after":

@@ -58,11 +58,15 @@ __all__ = [
 ]
 
 #: Fields of ``P(z)`` per domain: the action and every state field that can change.
+# Pacman follows §3's example of P(z_i) verbatim: "discrete fields derived from the
+# action and state description (e.g., action direction, player coordinates, and the
+# number of collected coins in Pacman)"; the remaining coins' cells follow from those
+# and the prompt, so they are left out (pass fields=all_fields("pacman") to add them).
 STATE_FIELDS: dict[str, tuple[str, ...]] = {
     "maze": ("action", "player"),
     "frozenlake": ("action", "player", "tile", "status"),
     "sokoban": ("action", "player", "blocks"),
-    "pacman": ("action", "player", "collected", "coins"),
+    "pacman": ("action", "player", "collected"),
     "gather": ("action", "player", "collected", "balls"),
 }
 

@@ -41,7 +41,7 @@ def test_choice_sets_satisfy_a7(domain):
         built += 1
         assert check_choices(domain, truth, initial, choices, correct) == []
         assert sum(c == truth for c in choices) == 1 and choices[correct] == truth
-        assert any(is_partial(domain, truth, c) for i, c in enumerate(choices) if i != correct)
+        assert any(is_partial(domain, truth, c, initial) for i, c in enumerate(choices) if i != correct)
     assert built >= 30
 
 

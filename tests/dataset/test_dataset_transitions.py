@@ -109,7 +109,8 @@ def test_gather_collects_per_colour_along_the_path():
     down3 = spec.parse_action("move down 3", 5)
     c1, c2 = chains(state, [right3, down3, ])
     f1 = fields(c1)
-    assert (f1["balls_collected_red"], f1["balls_collected_green"], f1["collected_red"]) == ("red 2", "green 0", "red 2")
+    assert (f1["balls_collected"], f1["collected_green"], f1["collected_red"]) == ("2 red balls", "green 0", "red 2")
+    assert "collects 2 red balls" in c1.text  # §5's wording: "collects 1 red ball and 1 blue ball"
     assert "(0, 2) holds a red ball, which is collected" in c1.text and "(0, 1) is empty" in c1.text
     f2 = fields(c2)
     assert f2["applicable"] == "applies" and f2["player_after"] == "(3, 3)"

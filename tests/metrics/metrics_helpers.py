@@ -16,8 +16,9 @@ def truth_predictions(rows: list[dict], out_dir: Path, *, images: bool = True) -
             "id": r["id"],
             "choice": r["correct_choice"],
             "answer": r["answer"],
-            "states": [s["z_text"] for s in r["steps"]],
-            "reasoning": [s["reasoning"] for s in r["steps"]],
+            "z_texts": [s["z_text"] for s in r["steps"]],
+            "cz_texts": [s["reasoning"] for s in r["steps"]],
+            "cv_texts": [s["reasoning_visual"] for s in r["steps"]],
         }
         if images:
             paths = []

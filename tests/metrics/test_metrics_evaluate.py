@@ -38,6 +38,7 @@ def test_ground_truth_scores_100_percent_on_every_table(truth_report, exported_r
         assert all(c == n for c, n in g.state_fields.values())
         assert g.reasoning_n == g.state_n and g.r_c == 1.0
         assert all(c == n for c, n in g.reasoning_fields.values())
+        assert g.visual_chain_n == g.state_n and g.r_cv == 1.0  # c^v chains (issue 14)
         assert g.image_n == g.state_n and g.r_v == pytest.approx(1.0, abs=1e-9)  # Table 3
         o = g.objects  # Table 7
         assert o.fg_accuracy == 1.0 and o.bg_error_rate == 0.0 and o.full_accuracy == 1.0
@@ -123,7 +124,7 @@ def test_bad_lines_are_counted_and_listed_never_fatal(exported, exported_rows, t
         json.dumps({"id": rows[1]["id"], "choice": 2, "answer": ["x"], "states": "Player: (0, 0)", "reasoning": rows[1]["steps"][0]["reasoning"]}),  # 7: wrong types
         json.dumps({**{k: v for k, v in good[2].items() if k != "choice"},
                     "images": ["imgs/garbage.png", "imgs/missing.png"] + good[2]["images"][2:],
-                    "states": [None, 7] + good[2]["states"][2:] + ["extra step"], "letter": "B", "confidence": 0.9}),  # 8: alias, broken parts
+                    "z_texts": [None, 7] + good[2]["z_texts"][2:] + ["extra step"], "letter": "B", "confidence": 0.9}),  # 8: alias, broken parts
         "",  # blank lines are skipped
         "\xff\xfe not utf8 either",  # 10: decodes with replacement characters, still not JSON
     ]
@@ -140,7 +141,7 @@ def test_bad_lines_are_counted_and_listed_never_fatal(exported, exported_rows, t
     image_issues = [i for i in rep.issues if i.line == 8 and i.kind == "image"]
     assert [i.step for i in image_issues] == [1, 2]
     assert any(i.line == 8 and i.kind == "type" and i.step == 2 for i in rep.issues)
-    assert any(i.line == 8 and i.kind == "length" for i in rep.issues)  # states: one entry too many
+    assert any(i.line == 8 and i.kind == "length" for i in rep.issues)  # z_texts: one entry too many
     assert any(i.line == 8 and i.kind == "unknown_field" and "confidence" in i.message for i in rep.issues)
     assert not any(i.line == 8 and "letter" in i.message for i in rep.issues)  # an accepted alias of 'choice'
     assert rep.issue_counts()["json"] == 2

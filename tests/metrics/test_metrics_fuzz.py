@@ -38,7 +38,7 @@ FRAGMENTS = [
     "12", "999999999999", "(1, 2)", "(0,0)", "[3 4]", "the player is at", "the action is", "so the action applies",
     ", but", ", so the action is not applicable", "is a wall", "grid's edge", "holds a block", "Player position changes to",
     "Player position remains", "block positions change:", "block positions remain the same", "collected by this move:",
-    "collected so far:", "the coin at", "is eaten", "no coin is eaten", "tile:", "status:", "The answer is", "(B)", "A", "C.",
+    "collected so far:", "with no block above it", "and no wall", "left of it", "collects", "red ball", "balls", "collects no ball", "moves up to", "block position(s) remain the same", "has no block", "is not the goal", "the coin at", "is eaten", "no coin is eaten", "tile:", "status:", "The answer is", "(B)", "A", "C.",
     "Answer:", "option", "leaves", "arrives", "no cell changes", "x" * 50, "\x00", "é", "🙂", "\u2028",
 ]
 texts = st.one_of(

@@ -19,7 +19,7 @@ from svot.metrics.reasoning import keyword_dict
 CASES = [
     ("maze", 5, "test_ood", 12),
     ("frozenlake", 4, "test_ood", 12),
-    ("sokoban", 5, "test_ood", 12),
+    ("sokoban", 5, "test_ood", 20),  # 20 maps: a push blocked by a second block occurs (seed 0)
     ("sokoban", 6, "test_id", 8),
     ("pacman", 4, "test_ood", 12),
     ("gather", 5, "test_ood", 12),
@@ -45,7 +45,8 @@ def test_extraction_inverts_the_chain_builder_exactly(generated_steps):
     # the sample covers applicable and blocked moves of several kinds
     assert {"edge", "wall", "block"} <= reasons
     fields = {k["field"] for _d, s in generated_steps for k in s.keywords}
-    assert {"block_pushed_from", "coin_eaten_at", "balls_collected_blue", "tile_after"} <= fields
+    assert {"block_pushed_from", "coin_eaten_at", "balls_collected", "tile_after"} <= fields
+    assert any(f.startswith("pre ") for f in fields)  # §3: precondition keywords (issue 14)
 
 
 def test_exported_chains_score_one(exported_rows):
@@ -88,6 +89,7 @@ def test_inapplicable_phrasing_is_read():
         "applicable": ["not applicable"],
         "blocked_by": ["wall"],
         "blocked_cell": ["(2, 1)"],
+        "pre wall (2, 1)": ["is a wall"],
         "player_after": ["(3, 1)"],
     }
     # saying it applies when it does not fails 'applicable' and the blocked fields
@@ -95,13 +97,14 @@ def test_inapplicable_phrasing_is_read():
     truth = [{"field": k, "value": v[0]} for k, v in extract_keywords(text).items()]
     s = reasoning_reward(claims, truth)
     assert s.matches["applicable"] is False and s.matches["blocked_by"] is False and s.matches["player_after"] is True
+    assert s.matches["pre wall (2, 1)"] is False  # the chain no longer states the wall
 
 
 def test_lenient_spelling():
     text = "the player is at [0,0] and the action is Move Down 2. Player position changes to (2,0). Collected by this move: Red 1, green 0"
     got = extract_keywords(text)
     assert got["player_before"] == ["(0, 0)"] and got["action"] == ["move down 2"] and got["player_after"] == ["(2, 0)"]
-    assert got["balls_collected_red"] == ["red 1"] and got["balls_collected_green"] == ["green 0"]
+    assert got["balls_collected"] == ["1 red ball"]  # svot's earlier wording, read as §5's "collects 1 red ball"
 
 
 def test_fields_argument_and_truth_errors():
@@ -121,6 +124,7 @@ def test_fields_argument_and_truth_errors():
 
 def test_field_groups_for_tables():
     assert field_group("balls_collected_red") == "balls_collected"
+    assert field_group("pre block (1, 3)") == "preconditions"
     assert field_group("collected_blue") == "collected"
     assert field_group("collected_after") == "collected_after"
     assert field_group("block_pushed_to") == "blocks"

@@ -296,12 +296,13 @@ def prediction_lines(draw, ids: list[str]) -> list[str]:
         else:
             rec = {draw(st.sampled_from(["id", "instance_id"])): draw(st.one_of(st.sampled_from(ids), json_values))}
             for key in draw(st.lists(st.sampled_from(["choice", "answer", "states", "reasoning", "images", "letter",
-                                                        "image_paths", "extra"]), max_size=4, unique=True)):
+                                                        "image_paths", "extra", "z_texts", "cz_texts", "cv_texts"]),
+                                     max_size=4, unique=True)):
                 if key in ("images", "image_paths"):
                     rec[key] = draw(st.lists(st.one_of(st.none(), st.sampled_from(
                         ["good.png", "garbage.png", "tiny.png", "truncated.png", "missing.png", "", "/", "a\x00b"]),
                         json_values), max_size=9))
-                elif key in ("states", "reasoning"):
+                elif key in ("states", "reasoning", "z_texts", "cz_texts", "cv_texts"):
                     rec[key] = draw(st.one_of(json_values, st.lists(st.one_of(st.none(), st.text(max_size=40),
                                                                               st.sampled_from(["Player: (0, 0)", "move up"])),
                                                                     max_size=9)))
