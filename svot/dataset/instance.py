@@ -12,7 +12,7 @@ splits an export asks for or on the number of workers.
 
 **Sequences** (per map, rng ``spawn_key=(1, m)``): lengths are drawn uniformly
 from Table 5's range for the size and distribution. In train, the map's
-goal-reaching plan (BFS, or greedy for Pacman/Gather) is the first sequence
+goal-reaching plan (a shortest one; ``generator_params.plan_optimal`` says so) is the first sequence
 when its length lies in the ID range; every other sequence is random: at each
 step, with probability :data:`~svot.dataset.spec.P_APPLICABLE` an action drawn
 uniformly from those applicable in the current state, otherwise one drawn
@@ -438,7 +438,7 @@ def map_instances(plan: MapPlan, seed: int, letters: list[int]) -> list[Instance
     rng = rng_for(seed, plan.domain, plan.size, plan.split, KEY_SEQ, plan.index)
     ctx = MapContext(plan.domain, plan.size, plan.problem)
     g = plan.generated
-    params = {**g.params, "plan_length": len(g.plan), "map_attempt": plan.attempt}
+    params = {**g.params, "plan_length": len(g.plan), "plan_optimal": g.plan_optimal, "map_attempt": plan.attempt}
     out: list[Instance] = []
     seen: set[tuple] = set()
     use_plan = plan.split == "train" and lo <= len(g.plan) <= hi
