@@ -33,6 +33,20 @@ Atom = tuple  # (predicate, *objects)
 
 FLAVOURS = ("standard", "pddlgym")
 
+# domains registered at run time (svot.extend.register_domain), by the name their problems carry
+_REGISTERED: dict[str, Domain] = {}
+
+
+def remember_domain(name: str, domain: Domain) -> None:
+    """Let ``Problem.to_pddl`` find a non-shipped domain's action predicates by problem domain ``name``."""
+    _REGISTERED[name] = domain
+
+
+def domain_for(problem: "Problem") -> Domain:
+    """The domain a problem names: a registered one, else the shipped file of that name."""
+    found = _REGISTERED.get(problem.domain)
+    return found if found is not None else load_domain(problem.domain)
+
 
 def atom_str(atom: Atom) -> str:
     return "(" + " ".join(atom) + ")"
@@ -56,13 +70,14 @@ class Problem:
         """The problem as PDDL text; see the module docstring for ``flavour``.
 
         ``"standard"`` needs the domain's action predicates: ``domain`` if given,
-        else the shipped domain named ``self.domain``.
+        else the domain registered under ``self.domain`` (:func:`remember_domain`),
+        else the shipped domain of that name.
         """
         if flavour not in FLAVOURS:
             raise PDDLError(f"unknown problem flavour {flavour!r}; choose one of {', '.join(FLAVOURS)}")
         init = sorted(self.init)
         if flavour == "standard":
-            init += action_atoms(domain if domain is not None else load_domain(self.domain), self.objects)
+            init += action_atoms(domain if domain is not None else domain_for(self), self.objects)
         by_type: dict[str, list[str]] = {}
         for name, type_name in self.objects:
             by_type.setdefault(type_name, []).append(name)
