@@ -24,9 +24,11 @@ import numpy as np
 import pytest
 
 from svot.pddl import load_domain
-from svot.pddl.standard import positive_domain_text
+from svot.pddl.standard import planner_files, positive_domain_text
 from svot.problem_gen import PARAMS, generate
 from svot.problem_gen.planner_files import export_planner_files
+from svot.rulemaze.pool import generate_maze
+from svot.rulemaze.problem import load_maze_domain, maze_problem
 
 up = pytest.importorskip("unified_planning", reason="unified-planning (svot[dev]) is the outside plan validator")
 pyperplan_parser = pytest.importorskip("pyperplan.pddl.parser", reason="pyperplan (svot[dev]) is the STRIPS planner")
@@ -134,3 +136,21 @@ def test_pyperplan_bfs_plan_length_equals_svots_optimal(tmp_path, domain, size, 
         solution = breadth_first_search(pyperplan_ground(_pyperplan_problem(positive, f"p{entry['seed']}")))
         assert solution is not None
         assert len(solution) == entry["plan_actions"]
+
+
+@pytest.mark.parametrize("scenario", ["regular", "quest"])
+def test_rulemaze_problems_ground_solve_and_validate(tmp_path, scenario):
+    """RegularMaze/QuestMaze: FD's translator grounds the shipped form; pyperplan solves the positive
+    form; unified-planning accepts pyperplan's plan on the shipped form (the two forms agree)."""
+    domain = load_maze_domain(scenario)
+    problem = maze_problem(generate_maze(scenario, 3, np.random.default_rng(0)))
+    for form in ("shipped", "positive"):
+        d_text, p_text = planner_files(domain, problem, form)
+        (tmp_path / f"{form}-domain.pddl").write_text(d_text)
+        (tmp_path / f"{form}-p.pddl").write_text(p_text)
+    assert fd_operators(tmp_path / "shipped-domain.pddl", tmp_path / "shipped-p.pddl", tmp_path) > 0
+    parser = pyperplan_parser.Parser(str(tmp_path / "positive-domain.pddl"), str(tmp_path / "positive-p.pddl"))
+    solution = breadth_first_search(pyperplan_ground(parser.parse_problem(parser.parse_domain())))
+    assert solution  # a 3x3 maze's goal is reachable and not the start
+    (tmp_path / "p.plan").write_text("".join(op.name + "\n" for op in solution))  # pyperplan names are "(op args)"
+    assert up_validates(tmp_path / "shipped-domain.pddl", tmp_path / "shipped-p.pddl", tmp_path / "p.plan")
