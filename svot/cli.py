@@ -216,6 +216,35 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- pddl
+
+
+@command("pddl", "planner-ready PDDL: domain + problem files and svot's plans for classical planners")
+def _pddl_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=("export",), help="export: write domain.pddl, p<seed>.pddl, p<seed>.plan")
+    p.add_argument("--domain", required=True, help="maze, frozenlake, sokoban, pacman or gather")
+    p.add_argument("--size", type=int, required=True, help="grid size (a Table 5 size unless --allow-any-size)")
+    p.add_argument("--ood", action="store_true", help="OOD sampling parameters (default: ID)")
+    p.add_argument("--seeds", default="0:10", help="seed range A:B, one problem per seed (default 0:10)")
+    p.add_argument("--form", default="shipped", choices=("shipped", "positive"),
+                   help="shipped: the domain file as shipped (needs negative preconditions); "
+                        "positive: negative preconditions compiled away (pyperplan and other STRIPS planners)")
+    p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--allow-any-size", action="store_true", help="allow sizes outside Table 5")
+
+
+@_pddl_args.runner
+def _pddl(args: argparse.Namespace) -> int:
+    from svot.problem_gen.planner_files import export_planner_files, generate_for_seeds, parse_seeds
+
+    split = "ood" if args.ood else "id"
+    seeds = parse_seeds(args.seeds)
+    generated = generate_for_seeds(args.domain, args.size, split, seeds, allow_any_size=args.allow_any_size)
+    manifest = export_planner_files(generated, args.form, args.out)
+    print(f"wrote domain.pddl and {len(manifest['problems'])} problem/plan pairs ({args.form} form) to {args.out}")
+    return 0
+
+
 # --------------------------------------------------------------------------- rulemaze
 
 

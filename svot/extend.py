@@ -23,6 +23,7 @@ from svot.envs.base import SVoTEnv
 from svot.envs.registration import ENV_CLASSES, env_id, max_episode_steps
 from svot.errors import ConfigError
 from svot.pddl import load_domain
+from svot.pddl.problem import remember_domain
 from svot.problem_gen import register_generator
 
 
@@ -30,7 +31,8 @@ def register_domain(spec: DomainSpec, generator, *, env_class: type[SVoTEnv] | N
     """Register ``spec``, its ``generator`` and its env ids; returns the new ids."""
     if not isinstance(spec, DomainSpec):
         raise ConfigError(f"spec must be a svot.domains.DomainSpec instance, got {type(spec).__name__}")
-    load_domain(spec.pddl)  # parse now: a malformed file fails here, with its line
+    # parse now: a malformed file fails here, with its line; problems then find it by name for to_pddl()
+    remember_domain(spec.name, load_domain(spec.pddl))
     register_spec(spec)
     register_generator(spec.name, generator, sizes=spec.sizes)
     if env_class is None:

@@ -139,7 +139,10 @@ PROBLEM_CASES = [
                   ("object 'up' has unknown type 'heading'",)),
     _problem_case("object-declared-twice", "up down left right - direction", "up down left up - direction",
                   ("object 'up' declared twice",)),
-    _problem_case("action-predicate-in-init", "(wall c_1_1)", "(move up)", ("unknown predicate 'move' in :init",)),
+    # action atoms are legal in :init since issue 20 (the standard flavour lists them), but checked like any atom
+    _problem_case("action-atom-of-the-wrong-type", "(wall c_1_1)", "(move c_1_1)",
+                  ("object 'c_1_1' is a cell, but 'move' wants a direction there",)),
+    _problem_case("action-predicate-in-goal", "(:goal (at c_4_4))", "(:goal (move up))", ("unknown predicate 'move' in :goal",)),
     _problem_case("wrong-goal-atom", "(:goal (at c_4_4))", "(:goal (at up))", ("object 'up' is a direction",)),
     _problem_case("list-as-domain-name", "(:domain maze)", "(:domain (maze))", ("missing '(:domain <name>)'",), line_of="define"),
     _problem_case("list-as-problem-name", "(problem p)", "(problem (p))", ("expected '(problem <name>)'",), line_of="define"),

@@ -12,9 +12,9 @@ splits an export asks for or on the number of workers.
 
 **Sequences** (per map, rng ``spawn_key=(1, m)``): drawn lengths come from
 :func:`split_lengths` (Table 5's range, the mean its counts imply, balanced over
-the split). Train maps are drawn so that their goal-reaching plan (BFS, or
-greedy for Pacman/Gather) fits the ID range (:func:`plan_fits`), and the plan is
-their first sequence; every other sequence is random: at each
+the split). Train maps are drawn so that their goal-reaching plan (a shortest
+one; ``generator_params.plan_optimal`` says so) fits the ID range
+(:func:`plan_fits`), and the plan is their first sequence; every other sequence is random: at each
 step, with probability :data:`~svot.dataset.spec.P_APPLICABLE` an action drawn
 uniformly from those applicable in the current state, otherwise one drawn
 uniformly from all actions (so some are inapplicable: walls, edges, blocked
@@ -541,7 +541,7 @@ def map_instances(plan: MapPlan, seed: int, letters: list[int], lengths: list | 
     rng = rng_for(seed, plan.domain, plan.size, plan.split, KEY_SEQ, plan.index)
     ctx = MapContext(plan.domain, plan.size, plan.problem)
     g = plan.generated
-    params = {**g.params, "plan_length": len(g.plan), "map_attempt": plan.attempt}
+    params = {**g.params, "plan_length": len(g.plan), "plan_optimal": g.plan_optimal, "map_attempt": plan.attempt}
     out: list[Instance] = []
     seen: set[tuple] = set()
     use_plan = carries_plan(plan)

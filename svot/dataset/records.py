@@ -41,6 +41,8 @@ import numpy as np
 import pyarrow as pa
 
 from svot.dataset import prompts
+from svot.domains import get_spec
+from svot.pddl import load_domain
 from svot.dataset.choices import LETTERS, choice_texts
 
 PNG_COMPRESS_LEVEL = 6
@@ -197,7 +199,6 @@ class PngCache:
         key = json.dumps(state, sort_keys=True, separators=(",", ":"))
         out = self._cache.get(key)
         if out is None:
-            from svot.domains import get_spec
             from svot.render.image import render_state
 
             out = encode_png(render_state(get_spec(domain), state, self.image_size))
@@ -253,7 +254,8 @@ def instance_record(inst, pngs: PngCache) -> dict:
         "seq_index": inst.seq_index,
         "sequence_kind": inst.sequence_kind,
         "problem_name": inst.problem.name,
-        "problem_pddl": inst.problem.to_pddl(),
+        # standard PDDL: planners ground it with the domain file as shipped (action atoms in :init)
+        "problem_pddl": inst.problem.to_pddl(domain=load_domain(get_spec(d).pddl)),
         "initial_state": _j(inst.initial_state),
         "initial_state_text": inst.initial_text,
         "image": image_value(pngs.get(d, inst.initial_state)),

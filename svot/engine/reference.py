@@ -33,7 +33,7 @@ class PDDLGymEngine:
         self.problem = problem
         self.internal = internal
         with tempfile.TemporaryDirectory(prefix="svot-pddl-") as tmp:
-            (Path(tmp) / "problem.pddl").write_text(problem.to_pddl())
+            (Path(tmp) / "problem.pddl").write_text(problem.to_pddl(flavour="pddlgym", domain=domain))
             env = NoDerivedPDDLEnv(domain.source, tmp)
             env.fix_problem_index(0)
             self._state, _ = env.reset()

@@ -1,9 +1,23 @@
 """PDDL problems as values: objects, initial atoms and a conjunctive goal.
 
 An atom is a plain tuple ``(predicate, arg, ...)``; its text form is the PDDL
-``(predicate arg ...)``. :meth:`Problem.to_pddl` writes text PDDLGym parses;
-:func:`parse_problem` reads it back, checking it against the domain and naming
-the line of anything wrong.
+``(predicate arg ...)``. :meth:`Problem.to_pddl` writes the problem text in
+one of two flavours:
+
+- ``"standard"`` (the default): classical planners (Fast Downward, pyperplan,
+  unified-planning) ground it with the shipped domain as written. The domain's
+  action predicates (PDDLGym's ``(move ?dir)`` convention: the agent's choice
+  as a precondition literal) are listed in ``:init`` for every type-correct
+  argument tuple. They are static and all true, so every ground operator keeps
+  exactly the preconditions that decide it in svot's engine, and a planner's
+  ground operators, successors and plans are the engine's (a test checks this
+  with unified-planning's validator).
+- ``"pddlgym"``: no action atoms; PDDLGym adds the chosen action literal itself
+  at every step. Only svot's PDDLGym reference engine needs this form.
+
+:func:`parse_problem` reads either back (action atoms in ``:init`` carry no
+state and are dropped), checking it against the domain and naming the line of
+anything wrong.
 """
 
 from __future__ import annotations
@@ -13,9 +27,25 @@ from pathlib import Path
 
 from svot.errors import PDDLError
 from svot.pddl import sexpr
-from svot.pddl.domain import Domain
+from svot.pddl.domain import Domain, load_domain
 
 Atom = tuple  # (predicate, *objects)
+
+FLAVOURS = ("standard", "pddlgym")
+
+# domains registered at run time (svot.extend.register_domain), by the name their problems carry
+_REGISTERED: dict[str, Domain] = {}
+
+
+def remember_domain(name: str, domain: Domain) -> None:
+    """Let ``Problem.to_pddl`` find a non-shipped domain's action predicates by problem domain ``name``."""
+    _REGISTERED[name] = domain
+
+
+def domain_for(problem: "Problem") -> Domain:
+    """The domain a problem names: a registered one, else the shipped file of that name."""
+    found = _REGISTERED.get(problem.domain)
+    return found if found is not None else load_domain(problem.domain)
 
 
 def atom_str(atom: Atom) -> str:
@@ -36,12 +66,23 @@ class Problem:
     def objects_of(self, type_name: str) -> list[str]:
         return [n for n, t in self.objects if t == type_name]
 
-    def to_pddl(self) -> str:
+    def to_pddl(self, flavour: str = "standard", domain: Domain | None = None) -> str:
+        """The problem as PDDL text; see the module docstring for ``flavour``.
+
+        ``"standard"`` needs the domain's action predicates: ``domain`` if given,
+        else the domain registered under ``self.domain`` (:func:`remember_domain`),
+        else the shipped domain of that name.
+        """
+        if flavour not in FLAVOURS:
+            raise PDDLError(f"unknown problem flavour {flavour!r}; choose one of {', '.join(FLAVOURS)}")
+        init = sorted(self.init)
+        if flavour == "standard":
+            init += action_atoms(domain if domain is not None else domain_for(self), self.objects)
         by_type: dict[str, list[str]] = {}
         for name, type_name in self.objects:
             by_type.setdefault(type_name, []).append(name)
         object_lines = "\n".join(f"    {' '.join(names)} - {t}" for t, names in by_type.items())
-        init_lines = "\n".join(f"    {atom_str(a)}" for a in sorted(self.init))
+        init_lines = "\n".join(f"    {atom_str(a)}" for a in init)
         goals = [atom_str(a) for a in self.goal] + [f"(not {atom_str(a)})" for a in self.negative_goal]
         goal_text = goals[0] if len(goals) == 1 else "(and " + " ".join(goals) + ")"
         return (
@@ -52,6 +93,20 @@ class Problem:
             f"  (:goal {goal_text})\n"
             f")\n"
         )
+
+
+def action_atoms(domain: Domain, objects) -> list[Atom]:
+    """Every type-correct ground atom of the domain's action predicates, sorted."""
+    by_type: dict[str, list[str]] = {}
+    for name, type_name in objects:
+        by_type.setdefault(type_name, []).append(name)
+    out: list[Atom] = []
+    for pred in domain.action_predicates:
+        tuples: list[tuple[str, ...]] = [()]
+        for type_name in domain.predicates[pred]:
+            tuples = [t + (o,) for t in tuples for o in sorted(by_type.get(type_name, ()))]
+        out.extend((pred,) + t for t in tuples)
+    return sorted(out)
 
 
 def parse_problem(text: str, domain: Domain, source: str = "<problem>") -> Problem:
@@ -88,11 +143,11 @@ def parse_problem(text: str, domain: Domain, source: str = "<problem>") -> Probl
             raise PDDLError(f"object {obj!r} declared twice", source=source, line=line)
         objects[obj] = type_name
 
-    def ground(node, what: str) -> Atom:
+    def ground(node, what: str, actions_ok: bool = False) -> Atom:
         if not isinstance(node, sexpr.SList) or node.head() is None:
             raise PDDLError(f"expected an atom '(predicate args...)' in {what}", source=source, line=node.line)
         pred = node.head()
-        if pred not in domain.predicates or pred in domain.action_predicates:
+        if pred not in domain.predicates or (pred in domain.action_predicates and not actions_ok):
             raise PDDLError(f"unknown predicate {pred!r} in {what}", source=source, line=node.line)
         types = domain.predicates[pred]
         args = node.items[1:]
@@ -118,7 +173,11 @@ def parse_problem(text: str, domain: Domain, source: str = "<problem>") -> Probl
     init_node = sexpr.section(define, ":init")
     if init_node is None:
         raise PDDLError("missing (:init ...)", source=source, line=define.line)
-    init = frozenset(ground(n, ":init") for n in init_node.items[1:])
+    # the standard flavour's action atoms are checked like any atom, then dropped: they carry no state
+    init = frozenset(
+        a for a in (ground(n, ":init", actions_ok=True) for n in init_node.items[1:])
+        if a[0] not in domain.action_predicates
+    )
     goal_node = sexpr.section(define, ":goal")
     if goal_node is None or len(goal_node.items) != 2:
         raise PDDLError("missing '(:goal <condition>)'", source=source, line=define.line)

@@ -11,9 +11,11 @@ that reaches its goal::
 All randomness comes from the ``numpy.random.Generator`` passed in, so the same
 seed gives the same problems in any process, whatever ``PYTHONHASHSEED``.
 ``PARAMS`` holds Table 5's sampling parameters (ID and OOD values) as data.
-``solve(domain, problem_or_state)`` returns a shortest plan by breadth-first
-search on the grounded engine for Maze, FrozenLake and Sokoban, and the greedy
-collection plan for Pacman and Gather.
+``solve(domain, problem_or_state)`` returns a shortest plan: breadth-first
+search on the grounded engine for Maze, FrozenLake and Sokoban, and
+:mod:`~svot.problem_gen.optimal` for Pacman and Gather (``greedy=True`` gives
+their faster greedy collection plans, which are not always shortest).
+``Generated.plan_optimal`` records whether a generated plan is a shortest one.
 
 How each domain is sampled and checked is documented in its module:
 :mod:`~svot.problem_gen.maze`, :mod:`~svot.problem_gen.frozenlake`,
@@ -30,6 +32,7 @@ from svot.domains import get_spec
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem
 from svot.problem_gen import frozenlake, gather, maze, pacman, sokoban
+from svot.problem_gen.optimal import gather_plan, pacman_plan
 from svot.problem_gen.common import (
     DOMAINS,
     PARAMS,
@@ -90,6 +93,7 @@ def solve(
     *,
     max_states: int = 1_000_000,
     prune: bool = True,
+    greedy: bool = False,
 ) -> list[int] | None:
     """A goal-reaching plan (agent action ints) from a problem or a state dict, or None.
 
@@ -98,8 +102,11 @@ def solve(
     unreachable or more than ``max_states`` states would be needed. Sokoban's
     search skips provably dead states unless ``prune=False`` (same plan either
     way). FrozenLake never plans through a hole; from a state already in a hole
-    there is no plan. Pacman, Gather: the greedy plan of their modules (never
-    None: every layout is solvable), not necessarily shortest.
+    there is no plan. Pacman, Gather: a shortest plan (in agent actions) from
+    :mod:`svot.problem_gen.optimal`, None past its limits (more than
+    ``optimal.MAX_ITEMS`` coins; more than ``max_states`` Gather search states);
+    with ``greedy=True`` their modules' greedy plan instead (never None, not
+    necessarily shortest).
     """
     spec = get_spec(domain)
     if spec.name not in _MODULES:
@@ -130,9 +137,14 @@ def solve(
     if spec.name == "sokoban":
         return sokoban.search(problem, state, prune=prune, max_states=max_states).plan
     if spec.name == "pacman":
-        return pacman.greedy_plan(size, tuple(state["player"]), state["coins"])
+        coins = state["coins"]
+        player = tuple(state["player"])
+        return pacman.greedy_plan(size, player, coins) if greedy else pacman_plan(size, player, coins)
     balls = [b for where in state["balls"].values() for b in where]
-    return gather.greedy_plan(size, tuple(state["player"]), balls)
+    player = tuple(state["player"])
+    if greedy:
+        return gather.greedy_plan(size, player, balls)
+    return gather_plan(size, player, balls, max_states=max_states)
 
 
 __all__ = [

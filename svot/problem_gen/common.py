@@ -85,6 +85,9 @@ class Generated:
     ``state`` is the initial state dict exactly as ``spec.state_dict`` reads it
     from ``problem.init``; ``plan`` is a list of agent action ints (the env's
     ``Discrete`` actions) verified to reach the goal in the grounded engine;
+    ``plan_optimal`` says whether ``plan`` is a shortest plan (breadth-first
+    search, or :mod:`svot.problem_gen.optimal` for Pacman and Gather); it is
+    False only for a greedy fallback beyond the optimal solvers' limits.
     ``params`` holds the sampling parameters actually used (densities, counts,
     and ``attempts``: how many layouts were drawn until this one was kept;
     FrozenLake: boards drawn, Gather: colourings drawn, Pacman: always 1).
@@ -99,6 +102,7 @@ class Generated:
     problem: Problem
     plan: list
     params: dict = field(default_factory=dict)
+    plan_optimal: bool = True
 
 
 # --- arguments -------------------------------------------------------------------
@@ -555,6 +559,7 @@ def finish(
     plan: list[int],
     params: dict,
     problem: Problem | None = None,
+    plan_optimal: bool = True,
 ) -> Generated:
     """Build the problem from ``layout``, check the state dict and the plan, and package them."""
     if problem is None:
@@ -575,6 +580,7 @@ def finish(
         problem=problem,
         plan=[int(a) for a in plan],
         params=params,
+        plan_optimal=bool(plan_optimal),
     )
 
 

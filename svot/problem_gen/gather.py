@@ -11,9 +11,12 @@ an absent colour would make that count trivially 0). So the colours are uniform
 conditioned on all being present. With fewer balls than colours (only possible
 off Table 5) the condition is dropped.
 
-Solvability and plan. There are no walls, so every layout is solvable. A
-breadth-first search over collection subsets would face up to 2^18 subsets at
-density 0.5, so the plan is built greedily on the cells: if some single move
+Solvability and plan. There are no walls, so every layout is solvable. The plan
+has the fewest agent moves (one move = one env step, however many cells it
+crosses), from :func:`svot.problem_gen.optimal.gather_plan` (A* on a move table
+read off the engine; ``Generated.plan_optimal`` is True). Only when that search
+passes its state limit (off Table 5) is the plan the greedy one, labelled
+``plan_optimal=False``: if some single move
 (k cells in one direction, inside the grid) collects balls, take the one that
 collects the most (ties: shorter k, then up, down, left, right); otherwise
 move vertically onto the row of the nearest remaining ball (Manhattan distance,
@@ -40,6 +43,7 @@ from svot.problem_gen.common import (
     finish,
     index_cell,
 )
+from svot.problem_gen.optimal import gather_plan
 
 DOMAIN = "gather"
 
@@ -113,10 +117,18 @@ def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
     params = sampling_params(size, split)
     layout, attempts = sample_layout(size, split, rng)
     all_balls = [b for where in layout["balls"].values() for b in where]
-    plan = greedy_plan(size, tuple(layout["player"]), all_balls)
+    plan, optimal = plan_for(size, tuple(layout["player"]), all_balls)
     params = {
         **params,
         "per_colour": {c: len(v) for c, v in layout["balls"].items()},
         "attempts": attempts,
     }
-    return finish(spec, size, split, layout, plan, params)
+    return finish(spec, size, split, layout, plan, params, plan_optimal=optimal)
+
+
+def plan_for(size: int, player: Cell, balls) -> tuple[list[int], bool]:
+    """(plan, optimal): the fewest-moves plan, or the greedy one (False) past the search limit."""
+    plan = gather_plan(size, player, balls)
+    if plan is not None:
+        return plan, True
+    return greedy_plan(size, player, balls), False

@@ -6,14 +6,15 @@ Sampling: the player on a uniformly drawn cell, then
 the cells.
 
 Solvability and plan. There are no walls, so every cell is reachable and every
-layout is solvable. A breadth-first search over collection subsets would face
-up to 2^18 subsets at density 0.5, so the plan is built greedily over cells
-instead: breadth-first search over cells (single-cell moves, tried up, down,
-left, right) from the player to the nearest remaining coin (ties broken
-row-major), follow that path (eating any coin it crosses), repeat until no coin
-is left. The plan is then replayed through the grounded engine, which must reach
-the goal; the greedy planner is not a transition model and is never trusted
-without that replay.
+layout is solvable. The plan is a shortest one, from
+:func:`svot.problem_gen.optimal.pacman_plan` (Held-Karp over the coins on a move
+table read off the engine; ``Generated.plan_optimal`` is True). Only beyond
+``optimal.MAX_ITEMS`` coins (off Table 5) is it the greedy plan, labelled
+``plan_optimal=False``: breadth-first search over cells (single-cell moves,
+tried up, down, left, right) from the player to the nearest remaining coin
+(ties broken row-major), follow that path (eating any coin it crosses), repeat
+until no coin is left. Either plan is replayed through the grounded engine,
+which must reach the goal; no planner is trusted without that replay.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from svot.problem_gen.common import (
     index_cell,
     path_actions,
 )
+from svot.problem_gen.optimal import pacman_plan
 
 DOMAIN = "pacman"
 
@@ -80,5 +82,13 @@ def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
     spec = get_spec(DOMAIN)
     params = sampling_params(size, split)
     layout = sample_layout(size, split, rng)
-    plan = greedy_plan(size, tuple(layout["player"]), layout["coins"])
-    return finish(spec, size, split, layout, plan, {**params, "attempts": 1})
+    plan, optimal = plan_for(size, tuple(layout["player"]), layout["coins"])
+    return finish(spec, size, split, layout, plan, {**params, "attempts": 1}, plan_optimal=optimal)
+
+
+def plan_for(size: int, player: Cell, coins) -> tuple[list[int], bool]:
+    """(plan, optimal): the shortest plan, or the greedy one (False) beyond the solver's limit."""
+    plan = pacman_plan(size, player, coins)
+    if plan is not None:
+        return plan, True
+    return greedy_plan(size, player, coins), False
