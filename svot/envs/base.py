@@ -36,6 +36,7 @@ from gymnasium import spaces
 
 from svot.domains import DomainSpec, get_spec
 from svot.engine.base import ENGINES
+from svot.envs.info import LazyInfo
 from svot.envs.observation import observer_for, spec_observation
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
@@ -43,6 +44,7 @@ from svot.pddl import Problem, load_domain, parse_problem
 SPLITS = ("id", "ood")
 RESET_OPTIONS = ("problem",)
 INFO_LEVELS = ("full", "state", "minimal")
+_LAZY_KEYS = {"full": ("state", "state_text", "atoms"), "state": ("state",), "minimal": ()}
 _CACHE_LIMIT = 200_000  # states whose views are kept, per problem
 _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
 
@@ -84,6 +86,7 @@ class SVoTEnv(gym.Env):
         self.engine_kind = engine
         self.image_size = image_size
         self.info_level = info_level
+        self._lazy_keys = _LAZY_KEYS[info_level]
         if pool_size is not None and (isinstance(pool_size, bool) or not isinstance(pool_size, int) or pool_size < 1):
             raise ConfigError(f"pool_size must be a positive int or None, got {pool_size!r}")
         self.pool_size = pool_size
@@ -211,12 +214,12 @@ class SVoTEnv(gym.Env):
 
     # --- reading states ----------------------------------------------------------
     def _read(self, state, before=None) -> dict:
-        """The view of ``state``: obs, goal, failed, and what ``info_level`` asks for (cached per state).
+        """The view of ``state``: obs, goal, failed (cached per state; info fields are added to it when read).
 
         ``before`` is the state the env stepped from: its view's grid is then
         updated by the atoms that changed (:class:`~svot.envs.observation.BitObserver`)
         rather than rebuilt; the state dict is built only where it is needed
-        (``info_level`` above minimal, the spec's ``is_failure``, the observer's
+        (an info field read, the spec's ``is_failure``, the observer's
         first checks).
         """
         view = self._cache.get(state)
@@ -239,31 +242,16 @@ class SVoTEnv(gym.Env):
         view = {"obs": obs, "goal": self.engine.is_goal(state), "failed": bool(self._tracks_failure and self.dspec.is_failure(sd))}
         if sd is not None:
             view["state"] = sd
-        if self.info_level != "minimal":
-            if sd is None:
-                sd = view["state"] = self._state_dict(state)
-            try:  # info["state"] is a fresh deep copy per step: marshal.loads makes one fastest
-                view["state_blob"] = marshal.dumps(sd)
-            except ValueError:  # a value marshal cannot write: _info copies the dict instead
-                pass
-        if self.info_level == "full":
-            from svot.render.text import describe
-
-            view["state_text"] = describe(self.dspec, sd)
-            strings = getattr(self.engine, "atom_strings", None)  # the same sorted strings, faster
-            view["atoms"] = (
-                strings(state)
-                if strings is not None
-                else sorted("(" + " ".join(a) + ")" for a in self.engine.true_atoms(state))
-            )
+        # state, state_text and atoms are built when an info field is read (svot.envs.info)
         if len(self._cache) < (_CACHE_LIMIT if self.pool_size is None else _POOL_CACHE_LIMIT):
             self._cache[state] = view
         return view
 
-    def _state_dict(self, state) -> dict:
+    def _state_dict(self, state, engine=None) -> dict:
         # a spec reads the problem's own atoms; the shared grid statics (adj, ray) are hundreds more
-        own = getattr(self.engine, "state_atoms", None)
-        atoms = own(state) if own is not None else self.engine.true_atoms(state)
+        engine = self.engine if engine is None else engine
+        own = getattr(engine, "state_atoms", None)
+        atoms = own(state) if own is not None else engine.true_atoms(state)
         return self.dspec.state_dict(atoms, self.size)
 
     def _current_state(self) -> dict:
@@ -274,16 +262,46 @@ class SVoTEnv(gym.Env):
         return sd
 
     def _info(self, applicable: bool) -> dict:
-        info: dict = {"applicable": bool(applicable)}
-        if self.info_level == "minimal":
-            return info
-        v = self._view
-        blob = v.get("state_blob")
-        info["state"] = marshal.loads(blob) if blob is not None else _copy_state(v["state"])
-        if self.info_level == "full":
-            info["state_text"] = v["state_text"]
-            info["atoms"] = list(v["atoms"])
-        return info
+        """``{"applicable": ...}`` plus, above ``info_level="minimal"``, fields computed when read.
+
+        The state, its text and its atoms cost several times a step; a
+        :class:`~svot.envs.info.LazyInfo` builds them from the state this info
+        was returned for only if the caller reads them (see :mod:`svot.envs.info`).
+        """
+        if self._lazy_keys:
+            src = (self.engine, self._state, self._view)
+            return LazyInfo({"applicable": bool(applicable)}, self._lazy_keys, lambda key: self._info_field(key, *src))
+        return {"applicable": bool(applicable)}
+
+    def _info_field(self, key: str, engine, state, view: dict):
+        """One lazily built info field of ``state`` (a fresh copy the caller owns; the view keeps the original)."""
+        sd = view.get("state")
+        if sd is None:
+            sd = view["state"] = self._state_dict(state, engine)
+        if key == "state":
+            blob = view.get("state_blob")
+            if blob is None:
+                try:  # marshal.loads makes a deep copy fastest
+                    blob = view["state_blob"] = marshal.dumps(sd)
+                except ValueError:  # a value marshal cannot write
+                    return _copy_state(sd)
+            return marshal.loads(blob)
+        if key == "state_text":
+            text = view.get("state_text")
+            if text is None:
+                from svot.render.text import describe  # svot.render loads PIL; plain stepping never needs it
+
+                text = view["state_text"] = describe(self.dspec, sd)
+            return text
+        if key == "atoms":
+            atoms = view.get("atoms")
+            if atoms is None:
+                strings = getattr(engine, "atom_strings", None)  # the same sorted strings, faster
+                atoms = view["atoms"] = (
+                    strings(state) if strings is not None else sorted("(" + " ".join(a) + ")" for a in engine.true_atoms(state))
+                )
+            return list(atoms)
+        raise KeyError(key)
 
     @property
     def state(self) -> dict:
