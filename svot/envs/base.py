@@ -103,7 +103,8 @@ class SVoTEnv(gym.Env):
         self._observer = None
         self.engine = None
         self.problem: Problem | None = None
-        self.plan: list[int] | None = None
+        self._plan: list[int] | None = None
+        self._plan_due = False  # a generated problem whose plan is computed when `plan` is read
         self._state = None
         self._view: dict = {}
         self._cache: dict = {}
@@ -136,8 +137,13 @@ class SVoTEnv(gym.Env):
         else:
             from svot.problem_gen import generate
 
-            gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True)
-            self.problem, self.plan = gen.problem, list(gen.plan)
+            # plan=False: where a layout is solvable without a search, the plan waits until `plan` is read
+            gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True, plan=False)
+            self.problem = gen.problem
+            if gen.plan is None:
+                self._plan, self._plan_due = None, True
+            else:
+                self.plan = list(gen.plan)
             self.engine, self._cache = self._make_engine(self.problem), {}
         self._observer = observer_for(self.dspec, self.size, getattr(self.engine, "task", None))
         self._state = self.engine.initial()
@@ -181,6 +187,24 @@ class SVoTEnv(gym.Env):
         if kept is None:
             kept = self._pool_engines[j] = (self._make_engine(self.problem), {})
         self.engine, self._cache = kept
+
+    @property
+    def plan(self) -> list[int] | None:
+        """A goal-reaching plan of the episode's problem from its start (``None`` for a problem passed in).
+
+        For a generated problem it is the plan :func:`svot.problem_gen.generate`
+        returns; where the generator skipped planning (``plan=False``) it is
+        computed on the first read, by :func:`svot.problem_gen.solve` (the same plan).
+        """
+        if self._plan_due:
+            from svot.problem_gen import solve
+
+            self._plan, self._plan_due = solve(self.dspec.name, self.problem), False
+        return self._plan
+
+    @plan.setter
+    def plan(self, value: list[int] | None) -> None:
+        self._plan, self._plan_due = value, False
 
     def _make_engine(self, problem: Problem):
         return self.dspec.make_engine(problem, self.engine_kind)

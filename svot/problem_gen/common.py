@@ -84,7 +84,8 @@ class Generated:
 
     ``state`` is the initial state dict exactly as ``spec.state_dict`` reads it
     from ``problem.init``; ``plan`` is a list of agent action ints (the env's
-    ``Discrete`` actions) verified to reach the goal in the grounded engine;
+    ``Discrete`` actions) verified to reach the goal in the grounded engine
+    (``None`` when ``generate(..., plan=False)`` skipped planning);
     ``params`` holds the sampling parameters actually used (densities, counts,
     and ``attempts``: how many layouts were drawn until this one was kept;
     FrozenLake: boards drawn, Gather: colourings drawn, Pacman: always 1).
@@ -97,7 +98,7 @@ class Generated:
     split: str
     state: dict
     problem: Problem
-    plan: list
+    plan: list | None
     params: dict = field(default_factory=dict)
 
 
@@ -169,17 +170,32 @@ def cell_bfs(size: int, start: Cell, blocked: frozenset | set = frozenset()) -> 
     Neighbours are tried in action order (up, down, left, right), so parents and
     paths are deterministic.
     """
+    neighbours = _cell_neighbours(size)
     out: dict[Cell, tuple[int, Cell | None, int | None]] = {start: (0, None, None)}
     queue = deque([start])
     while queue:
         cur = queue.popleft()
-        d = out[cur][0]
-        for a, name in enumerate(DIRECTIONS):
-            dr, dc = DELTAS[name]
-            nxt = (cur[0] + dr, cur[1] + dc)
-            if inside(nxt, size) and nxt not in blocked and nxt not in out:
-                out[nxt] = (d + 1, cur, a)
+        d = out[cur][0] + 1
+        for a, nxt in neighbours[cur]:
+            if nxt not in out and nxt not in blocked:
+                out[nxt] = (d, cur, a)
                 queue.append(nxt)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _cell_neighbours(size: int) -> dict[Cell, tuple[tuple[int, Cell], ...]]:
+    """cell → ((action, neighbour) inside the grid, in action order): the geometry once per size."""
+    out = {}
+    for r in range(size):
+        for c in range(size):
+            nbrs = []
+            for a, name in enumerate(DIRECTIONS):
+                dr, dc = DELTAS[name]
+                nxt = (r + dr, c + dc)
+                if inside(nxt, size):
+                    nbrs.append((a, nxt))
+            out[(r, c)] = tuple(nbrs)
     return out
 
 
@@ -552,11 +568,11 @@ def finish(
     size: int,
     split: str,
     layout: dict,
-    plan: list[int],
+    plan: list[int] | None,
     params: dict,
     problem: Problem | None = None,
 ) -> Generated:
-    """Build the problem from ``layout``, check the state dict and the plan, and package them."""
+    """Build the problem from ``layout``, check the state dict and the plan (if any), and package them."""
     if problem is None:
         problem = spec.problem_from_state(layout, problem_name(spec.name, size, split, layout))
     state = spec.state_dict(problem.init, size)
@@ -566,14 +582,15 @@ def finish(
                 f"{problem.name}: state dict field {key!r} read back from the atoms is {state.get(key)!r}, "
                 f"the sampled layout says {value!r}"
             )
-    shared_grounding(spec.name, size).bind(problem).replay(plan)
+    if plan is not None:
+        shared_grounding(spec.name, size).bind(problem).replay(plan)
     return Generated(
         domain=spec.name,
         size=size,
         split=split,
         state=state,
         problem=problem,
-        plan=[int(a) for a in plan],
+        plan=None if plan is None else [int(a) for a in plan],
         params=params,
     )
 

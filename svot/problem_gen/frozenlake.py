@@ -32,6 +32,7 @@ from svot.problem_gen.common import (
 )
 
 DOMAIN = "frozenlake"
+PLAN_OPTIONAL = True  # the board's path check proves solvability; generate(plan=False) skips the BFS
 
 
 def sampling_params(size: int, split: str) -> dict:
@@ -66,12 +67,15 @@ def layout_from_board(board: np.ndarray) -> dict:
     }
 
 
-def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
+def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
     spec = get_spec(DOMAIN)
     params = sampling_params(size, split)
     board, attempts = sample_board(size, params["hole_density"], rng)
     layout = layout_from_board(board)
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
+    if not plan:
+        params = {**params, "holes": len(layout["holes"]), "attempts": attempts}
+        return finish(spec, size, split, layout, None, params, problem)
     plan = bfs_plan(problem, size)
     if plan is None:  # the board's path check and the engine disagree: a bug, not bad luck
         raise ProblemError(f"{problem.name}: Gymnasium-style path check passed but the engine finds no plan")
