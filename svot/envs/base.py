@@ -261,15 +261,23 @@ class SVoTEnv(gym.Env):
         else:
             sd = self._state_dict(state)
             obs = spec_observation(self.dspec, sd, self.size)
-        if self._tracks_failure and sd is None:
+        # a failure is absorbing (FrozenLake's hole: no agent action applies, the vector env's
+        # assumption too), so the compiled engine asks the spec only in dead ends
+        if self._tracks_failure and sd is None and (self.engine_kind != "grounded" or self._dead_end(state)):
             sd = self._state_dict(state)
-        view = {"obs": obs, "goal": self.engine.is_goal(state), "failed": bool(self._tracks_failure and self.dspec.is_failure(sd))}
+        failed = bool(self._tracks_failure and sd is not None and self.dspec.is_failure(sd))
+        view = {"obs": obs, "goal": self.engine.is_goal(state), "failed": failed}
         if sd is not None:
             view["state"] = sd
         # state, state_text and atoms are built when an info field is read (svot.envs.info)
         if len(self._cache) < (_CACHE_LIMIT if self.pool_size is None else _POOL_CACHE_LIMIT):
             self._cache[state] = view
         return view
+
+    def _dead_end(self, state) -> bool:
+        """No agent action applies in ``state``."""
+        step = self.engine.step
+        return not any(step(state, key)[1] for key in self._keys)
 
     def _state_dict(self, state, engine=None) -> dict:
         # a spec reads the problem's own atoms; the shared grid statics (adj, ray) are hundreds more
