@@ -11,11 +11,15 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
   (PDDLGym's own successor function, the reference; slow).
 * ``info_level``: ``"full"`` (default: ``state``, ``state_text``, ``atoms``,
   ``applicable``), ``"state"`` (no text or atoms) or ``"minimal"``
-  (``applicable`` only; the fastest, for RL: no state dict is built per step,
-  the observation grid is read off the engine state's bits, see
-  :mod:`svot.envs.observation`).
+  (``applicable`` only, a plain dict). Above minimal the info is a
+  :class:`~svot.envs.info.LazyInfo`: a ``dict`` whose ``state``, ``state_text``
+  and ``atoms`` are built when first read, from the state the info was returned
+  for (the contract is in :mod:`svot.envs.info` and ``docs/speed.md``); no state
+  dict is built per step otherwise, the observation grid is read off the engine
+  state's bits (:mod:`svot.envs.observation`).
 * ``pool_size``: ``None`` (default) samples a fresh solvable problem at every
-  reset; an int draws every reset from a pool of that many problems generated
+  reset (``env.plan`` is then computed when first read, where the layout is
+  solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``); an int draws every reset from a pool of that many problems generated
   once from the seed (:mod:`svot.envs.pool`), so RL loops never wait on a
   solvability search. ``gym.make(id, info_level="minimal", pool_size=K)`` is
   the RL configuration ``benchmarks/bench_envs.py`` measures (``rl``, K = 64).
