@@ -236,15 +236,17 @@ class SharedGrounding:
 
     def bind(self, problem: Problem) -> "Bound":
         """The problem's initial bitset and goal masks over this grounding."""
-        folded = frozenset(a for a in problem.init if a[0] in self.fold)
-        if folded != self.static_atoms:
+        # the problem's own atoms: its init less the grid's statics, which it must all have, and no other
+        init_atoms = problem.init if isinstance(problem.init, frozenset) else frozenset(problem.init)
+        own = init_atoms - self.static_atoms
+        if len(init_atoms) - len(own) != len(self.static_atoms) or any(a[0] in self.fold for a in own):
             raise ProblemError(
                 f"problem {problem.name!r} does not have the static {'/'.join(sorted(self.fold))} atoms of a "
                 f"{self.size}x{self.size} {self.spec.name} grid"
             )
         bit = self.task.bit
         try:
-            init = _mask(bit, (a for a in problem.init if a[0] not in self.fold))
+            init = _mask(bit, own)
             goal_pos = _mask(bit, problem.goal)
             goal_neg = _mask(bit, problem.negative_goal)
         except KeyError as exc:
@@ -428,7 +430,7 @@ class Stepper:
                         if t is not None:
                             succ.append((a, t & ~static))
                 else:
-                    for a, cands in moves.get(piv, ()):
+                    for a, cands in moves[piv]:
                         for pos, neg, keep, add in cands:
                             if s & pos == pos and not s & neg:
                                 succ.append((a, (s & keep) | add))
@@ -475,21 +477,10 @@ class Stepper:
 
     def _specialise(self, st: int) -> dict:
         """:meth:`_moves` for one problem: drop ground actions whose static preconditions
-        fail given the static bits ``st``, and strip the static bits from the rest."""
-        static = self.static_mask
-        out = {}
-        for piv, per_action in self._moves().items():
-            row = []
-            for a, cands in per_action:
-                kept = tuple(
-                    (pos & ~static, neg & ~static, keep, add)
-                    for pos, neg, keep, add in cands
-                    if pos & static & ~st == 0 and not neg & st
-                )
-                if kept:
-                    row.append((a, kept))
-            out[piv] = tuple(row)
-        return out
+        fail given the static bits ``st``, and strip the static bits from the rest.
+
+        Filled per pivot when the search first meets it (a search visits few of them)."""
+        return _Specialised(self._moves(), self.static_mask, st)
 
     def _bfs_generic(self, init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead) -> SearchResult:
         def goal(s):
@@ -516,6 +507,31 @@ class Stepper:
             if len(parent) > max_states:
                 return SearchResult(None, len(parent), False)
         return SearchResult(None, len(parent), True)
+
+
+class _Specialised(dict):
+    """pivot bit → the problem's ``(action, candidates)``, built on first lookup (see ``Stepper._specialise``)."""
+
+    def __init__(self, moves: dict, static: int, st: int):
+        super().__init__()
+        self._moves, self._static, self._st = moves, static, st
+
+    def __missing__(self, piv: int) -> tuple:
+        static, st = self._static, self._st
+        row = []
+        for a, cands in self._moves.get(piv, ()):
+            kept = tuple(
+                (pos & ~static, neg & ~static, keep, add)
+                for pos, neg, keep, add in cands
+                if pos & static & ~st == 0 and not neg & st
+            )
+            if kept:
+                row.append((a, kept))
+        out = self[piv] = tuple(row)
+        return out
+
+    def get(self, piv, default=None):
+        return self[piv] if piv in self._moves else default
 
 
 def _unwind(parent: dict, s: int) -> list[int]:
