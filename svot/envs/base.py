@@ -162,15 +162,7 @@ class SVoTEnv(gym.Env):
         if self.engine is None:
             raise gym.error.ResetNeeded("call reset() before step()")
         before = self._state
-        # successors are kept in the state's view: a state met again costs a lookup, not an
-        # engine step (Gather's move runs a chain of internal actions)
-        succ = self._view.get("succ")
-        if succ is None:
-            succ = self._view["succ"] = [None] * self._n_actions
-        hit = succ[a]
-        if hit is None:
-            hit = succ[a] = self.engine.step(before, self._keys[a])
-        self._state, applied = hit
+        self._state, applied = self.engine.step(before, self._keys[a])
         self._view = self._read(self._state, before)
         terminated = self._view["goal"] or self._view["failed"]
         reward = 1.0 if self._view["goal"] else 0.0
