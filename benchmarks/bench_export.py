@@ -14,7 +14,7 @@ reach if building instances, reasoning chains and rows cost nothing.
 
 Prints instances/s and images/s of the export beside the ceiling (images/s of
 one process × workers, and the instances/s that implies at the export's images
-per instance), and the ratios. Wall-clock numbers depend on what else runs on
+per instance), and the ratios, then the target's ratio on one line. Wall-clock numbers depend on what else runs on
 the machine (other processes share its cores); the per-CPU-second line compares
 CPU time with CPU time and is the steadier figure.
 """
@@ -102,6 +102,10 @@ def main(argv=None) -> int:
     print(f"PNG ceiling: {png_rate:.0f} images/s in one process, wall clock ({png_cpu_rate:.0f} per CPU second; "
           f"{len(arrays)} exported states x {reps}, {cfg.image_size}x{cfg.image_size}, PIL level "
           f"{PNG_COMPRESS_LEVEL}), x {args.workers} workers; {per_inst:.2f} images per instance")
+    print(
+        f"targets, this run: export/PNG ceiling {images / wall / ceiling_images:.2f} wall clock, "
+        f"{inst / cpu / (png_cpu_rate / per_inst):.2f} per CPU second [>= 0.75]"
+    )
     est = 12000 / (inst / wall)
     print(f"at this rate the whole --paper export (12,000 instances) takes about {est / 60:.1f} min")
     return 0

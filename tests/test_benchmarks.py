@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -27,5 +29,34 @@ def test_bench_envs_prints_its_table_and_the_targets_line():
     assert [r[0] for r in rows] == ["Maze-7x7-v0", "Gather-6x6-v0"]
     # 17 columns: four headers are two words ("reset ms", "pool s", "rgb fps", "engine x")
     assert len(header.split()) == 21 and all(len(r) == 17 for r in rows)
-    summary = next(line for line in lines if line.startswith("lowest of this run:"))
-    assert "rl/FL" in summary and "engine x" in summary
+    summary = next(line for line in lines if line.startswith("targets, lowest of this run:"))
+    for target in ("single/FL", "rl/FL", "vector", "engine x"):
+        assert target in summary
+
+
+def test_bench_generation_prints_every_size_and_the_targets_line():
+    out = subprocess.run(
+        [sys.executable, "benchmarks/bench_generation.py", "--seconds", "0.02"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    rows = [line.split() for line in lines if line.split() and line.split()[0] in ("maze", "frozenlake", "sokoban", "pacman", "gather")]
+    assert len(rows) == 30  # 5 domains x 3 sizes x 2 splits
+    summary = next(line for line in lines if line.startswith("targets, lowest of this run:"))
+    assert "problems/s" in summary and "reset/s" in summary
+
+
+@pytest.mark.slow
+def test_bench_peers_prints_both_domains_and_the_ratios_line():
+    pytest.importorskip("jumanji", reason="bench_peers needs the bench extra (jumanji, jax)")
+    pytest.importorskip("gym_sokoban", reason="bench_peers needs the bench extra (gym-sokoban)")
+    out = subprocess.run(
+        [sys.executable, "benchmarks/bench_peers.py", "--seconds", "0.05", "--pool", "4", "--num-envs", "8"],
+        cwd=ROOT, capture_output=True, text=True, timeout=900,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    rows = [line.split() for line in lines if line.startswith(("Sokoban-6x6-v0", "Maze-7x7-v0"))]
+    assert [r[0] for r in rows] == ["Sokoban-6x6-v0", "Maze-7x7-v0"] and all(len(r) == 9 for r in rows)
+    assert next(line for line in lines if line.startswith("ratios, lowest of this run:"))

@@ -485,18 +485,18 @@ class SharedGroundedEngine(_Stepping):
         fold = shared.fold
         static = shared.shared_static
         init = 0
-        n_folded = 0
         ok = problem.domain == shared.domain.name and frozenset(problem.objects) == shared.object_set
-        for a in problem.init if ok else ():
-            if a[0] in fold:
-                n_folded += 1
-            else:
-                b = bit.get(a)
-                if b is None:
-                    ok = False
-                    break
-                init |= b
-        if not ok or n_folded != len(static) or not static <= problem.init:
+        # the problem's own atoms: its init less the shared statics, which it must all have
+        atoms = problem.init if isinstance(problem.init, frozenset) else frozenset(problem.init)
+        own = atoms - static
+        ok = ok and len(atoms) - len(own) == len(static)
+        for a in own if ok else ():
+            b = None if a[0] in fold else bit.get(a)  # a folded atom beyond the shared ones: another grid
+            if b is None:
+                ok = False
+                break
+            init |= b
+        if not ok:
             raise ProblemError(
                 f"problem {problem.name!r} does not share this grounding's objects and "
                 f"{'/'.join(sorted(fold))} atoms"

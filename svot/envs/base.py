@@ -11,11 +11,15 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
   (PDDLGym's own successor function, the reference; slow).
 * ``info_level``: ``"full"`` (default: ``state``, ``state_text``, ``atoms``,
   ``applicable``), ``"state"`` (no text or atoms) or ``"minimal"``
-  (``applicable`` only; the fastest, for RL: no state dict is built per step,
-  the observation grid is read off the engine state's bits, see
-  :mod:`svot.envs.observation`).
+  (``applicable`` only, a plain dict). Above minimal the info is a
+  :class:`~svot.envs.info.LazyInfo`: a ``dict`` whose ``state``, ``state_text``
+  and ``atoms`` are built when first read, from the state the info was returned
+  for (the contract is in :mod:`svot.envs.info` and ``docs/speed.md``); no state
+  dict is built per step otherwise, the observation grid is read off the engine
+  state's bits (:mod:`svot.envs.observation`).
 * ``pool_size``: ``None`` (default) samples a fresh solvable problem at every
-  reset; an int draws every reset from a pool of that many problems generated
+  reset (``env.plan`` is then computed when first read, where the layout is
+  solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``); an int draws every reset from a pool of that many problems generated
   once from the seed (:mod:`svot.envs.pool`), so RL loops never wait on a
   solvability search. ``gym.make(id, info_level="minimal", pool_size=K)`` is
   the RL configuration ``benchmarks/bench_envs.py`` measures (``rl``, K = 64).
@@ -37,6 +41,7 @@ from gymnasium import spaces
 from svot.domains import DomainSpec, get_spec
 from svot.engine.base import ENGINES
 from svot.envs.conventions import ConventionsMixin, solve_given
+from svot.envs.info import LazyInfo
 from svot.envs.observation import observer_for, spec_observation
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
@@ -44,6 +49,7 @@ from svot.pddl import Problem, load_domain, parse_problem
 SPLITS = ("id", "ood")
 RESET_OPTIONS = ("problem",)
 INFO_LEVELS = ("full", "state", "minimal")
+_LAZY_KEYS = {"full": ("state", "state_text", "atoms"), "state": ("state",), "minimal": ()}
 _CACHE_LIMIT = 200_000  # states whose views are kept, per problem
 _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
 
@@ -85,6 +91,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self.engine_kind = engine
         self.image_size = image_size
         self.info_level = info_level
+        self._lazy_keys = _LAZY_KEYS[info_level]
         if pool_size is not None and (isinstance(pool_size, bool) or not isinstance(pool_size, int) or pool_size < 1):
             raise ConfigError(f"pool_size must be a positive int or None, got {pool_size!r}")
         self.pool_size = pool_size
@@ -101,7 +108,8 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self._observer = None
         self.engine = None
         self.problem: Problem | None = None
-        self.plan: list[int] | None = None
+        self._plan: list[int] | None = None
+        self._plan_due = False  # a generated problem whose plan is computed when `plan` is read
         self._state = None
         self._view: dict = {}
         self._cache: dict = {}
@@ -134,8 +142,13 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         else:
             from svot.problem_gen import generate
 
-            gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True)
-            self.problem, self.plan = gen.problem, list(gen.plan)
+            # plan=False: where a layout is solvable without a search, the plan waits until `plan` is read
+            gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True, plan=False)
+            self.problem = gen.problem
+            if gen.plan is None:
+                self._plan, self._plan_due = None, True
+            else:
+                self.plan = list(gen.plan)
             self.engine, self._cache = self._make_engine(self.problem), {}
         self._observer = observer_for(self.dspec, self.size, getattr(self.engine, "task", None))
         self._state = self.engine.initial()
@@ -182,6 +195,24 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             kept = self._pool_engines[j] = (self._make_engine(self.problem), {})
         self.engine, self._cache = kept
 
+    @property
+    def plan(self) -> list[int] | None:
+        """A goal-reaching plan of the episode's problem from its start (``None`` if it has none).
+
+        For a generated problem it is the plan :func:`svot.problem_gen.generate`
+        returns, for a problem passed to ``reset`` the one :func:`svot.problem_gen.solve` finds; where the generator skipped planning (``plan=False``) it is
+        computed on the first read, by :func:`svot.problem_gen.solve` (the same plan).
+        """
+        if self._plan_due:
+            from svot.problem_gen import solve
+
+            self._plan, self._plan_due = solve(self.dspec.name, self.problem), False
+        return self._plan
+
+    @plan.setter
+    def plan(self, value: list[int] | None) -> None:
+        self._plan, self._plan_due = value, False
+
     def _make_engine(self, problem: Problem):
         return self.dspec.make_engine(problem, self.engine_kind)
 
@@ -214,12 +245,12 @@ class SVoTEnv(ConventionsMixin, gym.Env):
 
     # --- reading states ----------------------------------------------------------
     def _read(self, state, before=None) -> dict:
-        """The view of ``state``: obs, goal, failed, and what ``info_level`` asks for (cached per state).
+        """The view of ``state``: obs, goal, failed (cached per state; info fields are added to it when read).
 
         ``before`` is the state the env stepped from: its view's grid is then
         updated by the atoms that changed (:class:`~svot.envs.observation.BitObserver`)
         rather than rebuilt; the state dict is built only where it is needed
-        (``info_level`` above minimal, the spec's ``is_failure``, the observer's
+        (an info field read, the spec's ``is_failure``, the observer's
         first checks).
         """
         view = self._cache.get(state)
@@ -237,36 +268,29 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         else:
             sd = self._state_dict(state)
             obs = spec_observation(self.dspec, sd, self.size)
-        if self._tracks_failure and sd is None:
+        # a failure is absorbing (FrozenLake's hole: no agent action applies, the vector env's
+        # assumption too), so the compiled engine asks the spec only in dead ends
+        if self._tracks_failure and sd is None and (self.engine_kind != "grounded" or self._dead_end(state)):
             sd = self._state_dict(state)
-        view = {"obs": obs, "goal": self.engine.is_goal(state), "failed": bool(self._tracks_failure and self.dspec.is_failure(sd))}
+        failed = bool(self._tracks_failure and sd is not None and self.dspec.is_failure(sd))
+        view = {"obs": obs, "goal": self.engine.is_goal(state), "failed": failed}
         if sd is not None:
             view["state"] = sd
-        if self.info_level != "minimal":
-            if sd is None:
-                sd = view["state"] = self._state_dict(state)
-            try:  # info["state"] is a fresh deep copy per step: marshal.loads makes one fastest
-                view["state_blob"] = marshal.dumps(sd)
-            except ValueError:  # a value marshal cannot write: _info copies the dict instead
-                pass
-        if self.info_level == "full":
-            from svot.render.text import describe
-
-            view["state_text"] = describe(self.dspec, sd)
-            strings = getattr(self.engine, "atom_strings", None)  # the same sorted strings, faster
-            view["atoms"] = (
-                strings(state)
-                if strings is not None
-                else sorted("(" + " ".join(a) + ")" for a in self.engine.true_atoms(state))
-            )
+        # state, state_text and atoms are built when an info field is read (svot.envs.info)
         if len(self._cache) < (_CACHE_LIMIT if self.pool_size is None else _POOL_CACHE_LIMIT):
             self._cache[state] = view
         return view
 
-    def _state_dict(self, state) -> dict:
+    def _dead_end(self, state) -> bool:
+        """No agent action applies in ``state``."""
+        step = self.engine.step
+        return not any(step(state, key)[1] for key in self._keys)
+
+    def _state_dict(self, state, engine=None) -> dict:
         # a spec reads the problem's own atoms; the shared grid statics (adj, ray) are hundreds more
-        own = getattr(self.engine, "state_atoms", None)
-        atoms = own(state) if own is not None else self.engine.true_atoms(state)
+        engine = self.engine if engine is None else engine
+        own = getattr(engine, "state_atoms", None)
+        atoms = own(state) if own is not None else engine.true_atoms(state)
         return self.dspec.state_dict(atoms, self.size)
 
     def _current_state(self) -> dict:
@@ -277,16 +301,46 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         return sd
 
     def _info(self, applicable: bool) -> dict:
-        info: dict = {"applicable": bool(applicable)}
-        if self.info_level == "minimal":
-            return info
-        v = self._view
-        blob = v.get("state_blob")
-        info["state"] = marshal.loads(blob) if blob is not None else _copy_state(v["state"])
-        if self.info_level == "full":
-            info["state_text"] = v["state_text"]
-            info["atoms"] = list(v["atoms"])
-        return info
+        """``{"applicable": ...}`` plus, above ``info_level="minimal"``, fields computed when read.
+
+        The state, its text and its atoms cost several times a step; a
+        :class:`~svot.envs.info.LazyInfo` builds them from the state this info
+        was returned for only if the caller reads them (see :mod:`svot.envs.info`).
+        """
+        if self._lazy_keys:
+            src = (self.engine, self._state, self._view)
+            return LazyInfo({"applicable": bool(applicable)}, self._lazy_keys, lambda key: self._info_field(key, *src))
+        return {"applicable": bool(applicable)}
+
+    def _info_field(self, key: str, engine, state, view: dict):
+        """One lazily built info field of ``state`` (a fresh copy the caller owns; the view keeps the original)."""
+        sd = view.get("state")
+        if sd is None:
+            sd = view["state"] = self._state_dict(state, engine)
+        if key == "state":
+            blob = view.get("state_blob")
+            if blob is None:
+                try:  # marshal.loads makes a deep copy fastest
+                    blob = view["state_blob"] = marshal.dumps(sd)
+                except ValueError:  # a value marshal cannot write
+                    return _copy_state(sd)
+            return marshal.loads(blob)
+        if key == "state_text":
+            text = view.get("state_text")
+            if text is None:
+                from svot.render.text import describe  # svot.render loads PIL; plain stepping never needs it
+
+                text = view["state_text"] = describe(self.dspec, sd)
+            return text
+        if key == "atoms":
+            atoms = view.get("atoms")
+            if atoms is None:
+                strings = getattr(engine, "atom_strings", None)  # the same sorted strings, faster
+                atoms = view["atoms"] = (
+                    strings(state) if strings is not None else sorted("(" + " ".join(a) + ")" for a in engine.true_atoms(state))
+                )
+            return list(atoms)
+        raise KeyError(key)
 
     @property
     def state(self) -> dict:

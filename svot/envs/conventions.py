@@ -66,8 +66,6 @@ def solve_given(domain: str, problem) -> list[int] | None:
     None when it has no plan within the search bound, or when the domain has
     no solver (a domain registered without a generator).
     """
-
-
     try:
         return solve(domain, problem)
     except ConfigError:

@@ -69,16 +69,25 @@ def register_generator(domain: str, module, *, sizes: tuple[int, ...]) -> None:
 
 
 def generate(
-    domain: str, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False
+    domain: str, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False, plan: bool = True
 ) -> Generated:
     """One solvable problem of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters.
+
+    ``plan=False`` lets a domain whose layouts are solvable without a search
+    (FrozenLake: the sampler's path check; Pacman, Gather: every layout) skip
+    planning: its ``Generated.plan`` is then ``None`` (:func:`solve` gives the
+    same plan later). The problem, and the draws taken from ``rng``, are the same
+    either way. Maze and Sokoban, whose solvability *is* the search, always plan.
 
     Raises :class:`~svot.errors.ConfigError` for an unknown domain, split, or a
     size outside Table 5 (unless ``allow_any_size=True``; sizes below 2 never).
     """
     domain, size, split = check_args(domain, size, split, allow_any_size)
     check_rng(rng)
-    return _MODULES[domain].generate(size, split, rng)
+    module = _MODULES[domain]
+    if not plan and getattr(module, "PLAN_OPTIONAL", False):
+        return module.generate(size, split, rng, plan=False)
+    return module.generate(size, split, rng)
 
 
 def sampling_params(domain: str, size: int, split: str, *, allow_any_size: bool = False) -> dict:

@@ -84,7 +84,8 @@ class Generated:
 
     ``state`` is the initial state dict exactly as ``spec.state_dict`` reads it
     from ``problem.init``; ``plan`` is a list of agent action ints (the env's
-    ``Discrete`` actions) verified to reach the goal in the grounded engine;
+    ``Discrete`` actions) verified to reach the goal in the grounded engine
+    (``None`` when ``generate(..., plan=False)`` skipped planning);
     ``plan_optimal`` says whether ``plan`` is a shortest plan (breadth-first
     search, or :mod:`svot.problem_gen.optimal` for Pacman and Gather); it is
     False only for a greedy fallback beyond the optimal solvers' limits.
@@ -100,7 +101,7 @@ class Generated:
     split: str
     state: dict
     problem: Problem
-    plan: list
+    plan: list | None
     params: dict = field(default_factory=dict)
     plan_optimal: bool = True
 
@@ -173,17 +174,32 @@ def cell_bfs(size: int, start: Cell, blocked: frozenset | set = frozenset()) -> 
     Neighbours are tried in action order (up, down, left, right), so parents and
     paths are deterministic.
     """
+    neighbours = _cell_neighbours(size)
     out: dict[Cell, tuple[int, Cell | None, int | None]] = {start: (0, None, None)}
     queue = deque([start])
     while queue:
         cur = queue.popleft()
-        d = out[cur][0]
-        for a, name in enumerate(DIRECTIONS):
-            dr, dc = DELTAS[name]
-            nxt = (cur[0] + dr, cur[1] + dc)
-            if inside(nxt, size) and nxt not in blocked and nxt not in out:
-                out[nxt] = (d + 1, cur, a)
+        d = out[cur][0] + 1
+        for a, nxt in neighbours[cur]:
+            if nxt not in out and nxt not in blocked:
+                out[nxt] = (d, cur, a)
                 queue.append(nxt)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _cell_neighbours(size: int) -> dict[Cell, tuple[tuple[int, Cell], ...]]:
+    """cell → ((action, neighbour) inside the grid, in action order): the geometry once per size."""
+    out = {}
+    for r in range(size):
+        for c in range(size):
+            nbrs = []
+            for a, name in enumerate(DIRECTIONS):
+                dr, dc = DELTAS[name]
+                nxt = (r + dr, c + dc)
+                if inside(nxt, size):
+                    nbrs.append((a, nxt))
+            out[(r, c)] = tuple(nbrs)
     return out
 
 
@@ -224,15 +240,17 @@ class SharedGrounding:
 
     def bind(self, problem: Problem) -> "Bound":
         """The problem's initial bitset and goal masks over this grounding."""
-        folded = frozenset(a for a in problem.init if a[0] in self.fold)
-        if folded != self.static_atoms:
+        # the problem's own atoms: its init less the grid's statics, which it must all have, and no other
+        init_atoms = problem.init if isinstance(problem.init, frozenset) else frozenset(problem.init)
+        own = init_atoms - self.static_atoms
+        if len(init_atoms) - len(own) != len(self.static_atoms) or any(a[0] in self.fold for a in own):
             raise ProblemError(
                 f"problem {problem.name!r} does not have the static {'/'.join(sorted(self.fold))} atoms of a "
                 f"{self.size}x{self.size} {self.spec.name} grid"
             )
         bit = self.task.bit
         try:
-            init = _mask(bit, (a for a in problem.init if a[0] not in self.fold))
+            init = _mask(bit, own)
             goal_pos = _mask(bit, problem.goal)
             goal_neg = _mask(bit, problem.negative_goal)
         except KeyError as exc:
@@ -416,7 +434,7 @@ class Stepper:
                         if t is not None:
                             succ.append((a, t & ~static))
                 else:
-                    for a, cands in moves.get(piv, ()):
+                    for a, cands in moves[piv]:
                         for pos, neg, keep, add in cands:
                             if s & pos == pos and not s & neg:
                                 succ.append((a, (s & keep) | add))
@@ -463,21 +481,10 @@ class Stepper:
 
     def _specialise(self, st: int) -> dict:
         """:meth:`_moves` for one problem: drop ground actions whose static preconditions
-        fail given the static bits ``st``, and strip the static bits from the rest."""
-        static = self.static_mask
-        out = {}
-        for piv, per_action in self._moves().items():
-            row = []
-            for a, cands in per_action:
-                kept = tuple(
-                    (pos & ~static, neg & ~static, keep, add)
-                    for pos, neg, keep, add in cands
-                    if pos & static & ~st == 0 and not neg & st
-                )
-                if kept:
-                    row.append((a, kept))
-            out[piv] = tuple(row)
-        return out
+        fail given the static bits ``st``, and strip the static bits from the rest.
+
+        Filled per pivot when the search first meets it (a search visits few of them)."""
+        return _Specialised(self._moves(), self.static_mask, st)
 
     def _bfs_generic(self, init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead) -> SearchResult:
         def goal(s):
@@ -504,6 +511,31 @@ class Stepper:
             if len(parent) > max_states:
                 return SearchResult(None, len(parent), False)
         return SearchResult(None, len(parent), True)
+
+
+class _Specialised(dict):
+    """pivot bit → the problem's ``(action, candidates)``, built on first lookup (see ``Stepper._specialise``)."""
+
+    def __init__(self, moves: dict, static: int, st: int):
+        super().__init__()
+        self._moves, self._static, self._st = moves, static, st
+
+    def __missing__(self, piv: int) -> tuple:
+        static, st = self._static, self._st
+        row = []
+        for a, cands in self._moves.get(piv, ()):
+            kept = tuple(
+                (pos & ~static, neg & ~static, keep, add)
+                for pos, neg, keep, add in cands
+                if pos & static & ~st == 0 and not neg & st
+            )
+            if kept:
+                row.append((a, kept))
+        out = self[piv] = tuple(row)
+        return out
+
+    def get(self, piv, default=None):
+        return self[piv] if piv in self._moves else default
 
 
 def _unwind(parent: dict, s: int) -> list[int]:
@@ -556,12 +588,12 @@ def finish(
     size: int,
     split: str,
     layout: dict,
-    plan: list[int],
+    plan: list[int] | None,
     params: dict,
     problem: Problem | None = None,
     plan_optimal: bool = True,
 ) -> Generated:
-    """Build the problem from ``layout``, check the state dict and the plan, and package them."""
+    """Build the problem from ``layout``, check the state dict and the plan (if any), and package them."""
     if problem is None:
         problem = spec.problem_from_state(layout, problem_name(spec.name, size, split, layout))
     state = spec.state_dict(problem.init, size)
@@ -571,14 +603,15 @@ def finish(
                 f"{problem.name}: state dict field {key!r} read back from the atoms is {state.get(key)!r}, "
                 f"the sampled layout says {value!r}"
             )
-    shared_grounding(spec.name, size).bind(problem).replay(plan)
+    if plan is not None:
+        shared_grounding(spec.name, size).bind(problem).replay(plan)
     return Generated(
         domain=spec.name,
         size=size,
         split=split,
         state=state,
         problem=problem,
-        plan=[int(a) for a in plan],
+        plan=None if plan is None else [int(a) for a in plan],
         params=params,
         plan_optimal=bool(plan_optimal),
     )

@@ -24,7 +24,6 @@ from svot.problem_gen.common import (
     MAX_ATTEMPTS,
     PARAMS,
     Generated,
-    cell_bfs,
     cells_list,
     finish,
     problem_name,
@@ -32,6 +31,7 @@ from svot.problem_gen.common import (
 )
 
 DOMAIN = "frozenlake"
+PLAN_OPTIONAL = True  # the board's path check proves solvability; generate(plan=False) skips the BFS
 
 
 def sampling_params(size: int, split: str) -> dict:
@@ -45,12 +45,32 @@ def sample_board(size: int, density: float, rng: np.random.Generator) -> tuple[n
         board = rng.choice(["F", "H"], (size, size), p=[p, 1 - p])
         board[0][0] = "S"
         board[-1][-1] = "G"
-        holes = frozenset((r, c) for r in range(size) for c in range(size) if board[r][c] == "H")
-        if (size - 1, size - 1) in cell_bfs(size, (0, 0), holes):
+        if _corner_path(size, board == "H"):
             return board, attempt
     raise ProblemError(
         f"no frozenlake {size}x{size} board with hole density {density} had a path in {MAX_ATTEMPTS} draws"
     )
+
+
+def _corner_path(size: int, hole: np.ndarray) -> bool:
+    """Whether hole-free single-cell moves join (0, 0) and (N-1, N-1): a flood fill over the cells as bits."""
+    free = int.from_bytes(np.packbits(~hole.reshape(-1), bitorder="little").tobytes(), "little")
+    row = (1 << size) - 1
+    full = (1 << size * size) - 1
+    not_first = not_last = 0  # columns a left / right shift may enter
+    for r in range(size):
+        not_first |= (row & ~1) << (r * size)
+        not_last |= (row >> 1) << (r * size)
+    goal = 1 << (size * size - 1)
+    reach = 1 & free
+    while True:
+        grown = reach | ((reach << 1) & not_first) | ((reach >> 1) & not_last) | ((reach << size) & full) | (reach >> size)
+        grown &= free
+        if grown & goal:
+            return True
+        if grown == reach:
+            return False
+        reach = grown
 
 
 def layout_from_board(board: np.ndarray) -> dict:
@@ -66,12 +86,15 @@ def layout_from_board(board: np.ndarray) -> dict:
     }
 
 
-def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
+def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
     spec = get_spec(DOMAIN)
     params = sampling_params(size, split)
     board, attempts = sample_board(size, params["hole_density"], rng)
     layout = layout_from_board(board)
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
+    if not plan:
+        params = {**params, "holes": len(layout["holes"]), "attempts": attempts}
+        return finish(spec, size, split, layout, None, params, problem)
     plan = bfs_plan(problem, size)
     if plan is None:  # the board's path check and the engine disagree: a bug, not bad luck
         raise ProblemError(f"{problem.name}: Gymnasium-style path check passed but the engine finds no plan")

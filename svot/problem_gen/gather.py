@@ -112,18 +112,24 @@ def greedy_plan(size: int, player: Cell, balls) -> list[int]:
     return plan
 
 
-def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
+PLAN_OPTIONAL = True  # every layout is solvable; generate(plan=False) skips the greedy plan
+
+
+def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
     spec = get_spec(DOMAIN)
     params = sampling_params(size, split)
     layout, attempts = sample_layout(size, split, rng)
     all_balls = [b for where in layout["balls"].values() for b in where]
-    plan, optimal = plan_for(size, tuple(layout["player"]), all_balls)
+    if plan:
+        actions, optimal = plan_for(size, tuple(layout["player"]), all_balls)
+    else:
+        actions, optimal = None, True
     params = {
         **params,
         "per_colour": {c: len(v) for c, v in layout["balls"].items()},
         "attempts": attempts,
     }
-    return finish(spec, size, split, layout, plan, params, plan_optimal=optimal)
+    return finish(spec, size, split, layout, actions, params, plan_optimal=optimal)
 
 
 def plan_for(size: int, player: Cell, balls) -> tuple[list[int], bool]:

@@ -78,12 +78,18 @@ def greedy_plan(size: int, player: Cell, coins) -> list[int]:
     return plan
 
 
-def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
+PLAN_OPTIONAL = True  # every layout is solvable; generate(plan=False) skips the greedy plan
+
+
+def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
     spec = get_spec(DOMAIN)
     params = sampling_params(size, split)
     layout = sample_layout(size, split, rng)
-    plan, optimal = plan_for(size, tuple(layout["player"]), layout["coins"])
-    return finish(spec, size, split, layout, plan, {**params, "attempts": 1}, plan_optimal=optimal)
+    if plan:
+        actions, optimal = plan_for(size, tuple(layout["player"]), layout["coins"])
+    else:
+        actions, optimal = None, True
+    return finish(spec, size, split, layout, actions, {**params, "attempts": 1}, plan_optimal=optimal)
 
 
 def plan_for(size: int, player: Cell, coins) -> tuple[list[int], bool]:
