@@ -19,7 +19,8 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
   state's bits (:mod:`svot.envs.observation`).
 * ``pool_size``: ``None`` (default) samples a fresh solvable problem at every
   reset (``env.plan`` is then computed when first read, where the layout is
-  solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``); an int draws every reset from a pool of that many problems generated
+  solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``);
+  an int draws every reset from a pool of that many problems generated
   once from the seed (:mod:`svot.envs.pool`), so RL loops never wait on a
   solvability search. ``gym.make(id, info_level="minimal", pool_size=K)`` is
   the RL configuration ``benchmarks/bench_envs.py`` measures (``rl``, K = 64).
@@ -45,6 +46,7 @@ from svot.envs.info import LazyInfo
 from svot.envs.observation import observer_for, spec_observation
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
+from svot.problem_gen import generate, solve
 
 SPLITS = ("id", "ood")
 RESET_OPTIONS = ("problem",)
@@ -140,8 +142,6 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         elif self.pool_size is not None:
             self._reset_from_pool(seed)
         else:
-            from svot.problem_gen import generate
-
             # plan=False: where a layout is solvable without a search, the plan waits until `plan` is read
             gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True, plan=False)
             self.problem = gen.problem
@@ -200,12 +200,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         """A goal-reaching plan of the episode's problem from its start (``None`` if it has none).
 
         For a generated problem it is the plan :func:`svot.problem_gen.generate`
-        returns, for a problem passed to ``reset`` the one :func:`svot.problem_gen.solve` finds; where the generator skipped planning (``plan=False``) it is
-        computed on the first read, by :func:`svot.problem_gen.solve` (the same plan).
+        returns, for a problem passed to ``reset`` the one :func:`svot.problem_gen.solve`
+        finds; where the generator skipped planning (``plan=False``) it is computed on
+        the first read, by :func:`svot.problem_gen.solve` (the same plan).
         """
         if self._plan_due:
-            from svot.problem_gen import solve
-
             self._plan, self._plan_due = solve(self.dspec.name, self.problem), False
         return self._plan
 
