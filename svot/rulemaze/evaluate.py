@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from svot.errors import DatasetError, PredictionError
+from svot.jsonl import loads, split_lines
 from svot.rulemaze.metrics import Scores, score
 
 TEST_GROUPS = ("seen", "unseen-easy", "unseen-medium", "unseen-hard")
@@ -118,14 +119,14 @@ def read_predictions(path) -> Predictions:
     except OSError as exc:
         raise PredictionError(f"cannot read predictions {str(path)!r}: {exc.strerror or exc}") from None
     preds = Predictions()
-    for no, line in enumerate(text.splitlines(), 1):
+    for no, line in enumerate(split_lines(text), 1):  # "\n" only: U+2028 may sit raw inside a JSON string
         if not line.strip():
             continue
         preds.lines += 1
         try:
-            rec = json.loads(line)
+            rec = loads(line)
         except ValueError as exc:
-            preds.malformed.append((no, f"not JSON ({exc.msg})"))
+            preds.malformed.append((no, f"not JSON ({getattr(exc, 'msg', str(exc))})"))
             continue
         if not isinstance(rec, dict):
             preds.malformed.append((no, "not a JSON object"))
@@ -156,6 +157,7 @@ class Report:
     malformed: list
     duplicates: list
     lines: int
+    matched: int = 0  # prediction ids that name an item of the data
 
     def as_dict(self) -> dict:
         return {
@@ -193,7 +195,8 @@ def evaluate(data, predictions, *, strict: bool = True) -> Report:
         if unseen:
             avg[sc] = (sum(s.em for s in unseen) / len(unseen), sum(s.pr for s in unseen) / len(unseen))
     unknown = sorted(set(preds.by_id) - set(truth))
-    return Report(scores, avg, missing, unknown, preds.malformed, preds.duplicates, preds.lines)
+    matched = len(set(preds.by_id) & set(truth))
+    return Report(scores, avg, missing, unknown, preds.malformed, preds.duplicates, preds.lines, matched)
 
 
 def _pct(x: float) -> str:
