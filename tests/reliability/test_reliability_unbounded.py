@@ -1,0 +1,182 @@
+"""Issue 13, class 3: no input makes work unbounded.
+
+* Every text parser and scorer is linear in its input: each is fed ~1 MB of
+  adversarial text (long whitespace and newline runs, one long word, repeated
+  brackets, cells and keywords) and its time at 8n is compared with its time at
+  n, as a ratio against a reference linear scan of the same text (no
+  wall-clock limit; a quadratic parser shows a ratio near 8 x 8).
+* A rule's numeric bound does not set the validator's work.
+* Recursion depth is bounded by construction: a long flat AND/OR chain or a
+  deep nesting is a clear ``RuleError``, never a bare ``RecursionError``.
+* Numeric options are bounded (``--image-size``).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from svot.errors import ConfigError, RuleError
+from svot.metrics.goal import answer_correct, extract_choice
+from svot.metrics.reasoning import extract_keywords, reasoning_reward, visual_chain_fields
+from svot.metrics.state import parse_state
+from svot.rulemaze.evaluate import answer_of
+from svot.rulemaze.metrics import parse_actions
+from svot.rulemaze.rules import compile_rule, parse_formula
+from svot.rulemaze.rules import ast as A
+from svot.rulemaze.trajectory import Trajectory
+
+# text families that make backtracking regexes and naive scanners quadratic
+INPUTS = {
+    "spaces": lambda n: " " * n,
+    "newlines": lambda n: "\n" * n,
+    "space-newline": lambda n: " \n" * (n // 2),
+    "one-word": lambda n: "a" * n,
+    "brackets": lambda n: "(" * n,
+    "cell-then-words": lambda n: "(1, 2): " + "x " * (n // 2),
+    "keywords": lambda n: ("answer: player is at (1, 2) leaves blocked by action is coin at " * (n // 64 + 1))[:n],
+    "dash-words": lambda n: "a-" * (n // 2),
+}
+
+SCORERS = {
+    "extract_choice": lambda t: extract_choice(t, ["Player: (1, 1)"] * 4, domain="maze"),
+    "answer_correct": lambda t: answer_correct("maze", t, {"player": [1, 1]}),
+    "parse_state": lambda t: parse_state("gather", t),
+    "extract_keywords": extract_keywords,
+    "reasoning_reward": lambda t: reasoning_reward(t, [{"field": "action", "value": "move up"}]),
+    "visual_chain_fields": visual_chain_fields,
+    "rulemaze_parse_actions": parse_actions,
+    "rulemaze_answer_of": lambda t: answer_of({"answer": t}),
+}
+
+_REFERENCE = re.compile(r"\x00")  # one linear pass over the text, no match
+
+
+def _best(fn, text, reps=3) -> float:
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn(text)
+        best = min(best, time.perf_counter() - t0)
+    return max(best, 1e-6)
+
+
+def growth(fn, make, n: int, factor: int = 8) -> float:
+    """How much more time ``fn`` takes on ``make(factor*n)`` than on ``make(n)``, relative to a linear scan."""
+    small, large = make(n), make(factor * n)
+    ratio = _best(fn, large) / _best(fn, small)
+    reference = _best(lambda t: (_REFERENCE.search(t), t.lower()), large) / _best(lambda t: (_REFERENCE.search(t), t.lower()), small)
+    return ratio / max(1.0, reference / factor)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scorer", list(SCORERS))
+@pytest.mark.parametrize("family", list(INPUTS))
+def test_every_parser_and_scorer_is_linear_on_1mb_inputs(scorer, family):
+    """Time at 1 MiB over time at 128 KiB: linear is ~8; the bound 20 leaves room for noise, a quadratic
+    parser gives ~64 (and takes minutes, where this takes a second)."""
+    r = growth(SCORERS[scorer], INPUTS[family], 128 * 1024)
+    if r >= 20:  # one retry: a shared machine can stall a single measurement
+        r = growth(SCORERS[scorer], INPUTS[family], 128 * 1024)
+    assert r < 20, f"{scorer} on {family}: time grew {r:.1f}x for 8x the input"
+
+
+def test_growth_measure_catches_a_quadratic_parser():
+    """The measure itself: a known-quadratic regex (the old letter pattern) on whitespace is flagged."""
+    quadratic = re.compile(r"^\s*[\(\[]?\s*([A-D])\s*$")
+    assert growth(quadratic.match, INPUTS["spaces"], 2048) > 20
+    assert growth(lambda t: re.compile(r"\s+").sub(" ", t), INPUTS["spaces"], 2048 * 16) < 20
+
+
+# --------------------------------------------------------------------------- numeric bounds of rules
+
+
+@pytest.mark.parametrize("op", ["<", "<=", "==", ">=", ">"])
+def test_count_bound_does_not_set_the_work(op):
+    """``Count(Food, op, 999999999)``: the partial-trajectory verdict costs the same as with a bound of 3
+    (it used to loop up to the bound), and equals the brute-force answer for small bounds."""
+    traj = Trajectory(("prince", "food", "grass", "food"), ("right", "down", "left"))
+    big = compile_rule(f'Count("Food", {op}, 999999999)')
+    small = compile_rule(f'Count("Food", {op}, 3)')
+    assert _best(big.status, traj) < 50 * _best(small.status, traj) + 1e-3
+    from svot.rulemaze.rules.compiler import COMPARE, _possible
+
+    for current in range(6):
+        for bound in range(6):
+            values = {COMPARE[op](n, bound) for n in range(current, current + bound + 10)}
+            want = values.pop() if len(values) == 1 else None
+            assert _possible(op, current, bound) == want, (op, current, bound)
+
+
+def test_an_env_with_a_huge_count_bound_resets_and_steps():
+    import gymnasium as gym
+    import numpy as np
+
+    from svot.rulemaze.pool import generate_maze
+
+    env = gym.make("RuleMaze/QuestMaze-3x3-v0")
+    maze = generate_maze("QuestMaze", 3, np.random.default_rng(0))
+    env.reset(seed=0, options={"maze": maze, "rule": 'Count("Food", <=, 999999999)'})
+    for a in range(4):
+        env.step(a)
+
+
+# --------------------------------------------------------------------------- recursion depth
+
+
+@pytest.mark.parametrize("op", ["AND", "OR", "->", "∧"])
+@pytest.mark.parametrize("n", [101, 500, 5000])
+def test_long_flat_chains_are_a_clear_rule_error(op, n):
+    text = f" {op} ".join(['Seen("Key")'] * n)
+    with pytest.raises(RuleError, match="levels deep"):
+        compile_rule(text)
+
+
+@pytest.mark.parametrize("shape", ["parens", "nots", "mixed"])
+def test_deep_nesting_is_a_clear_rule_error(shape):
+    n = 5000
+    text = {"parens": "(" * n + 'Seen("Key")' + ")" * n, "nots": "NOT " * n + 'Seen("Key")',
+            "mixed": "(NOT " * n + 'Seen("Key")' + ")" * n}[shape]
+    with pytest.raises(RuleError, match="levels deep"):
+        parse_formula(text)
+
+
+def test_the_longest_allowed_chain_compiles_and_runs():
+    from svot.rulemaze.rules.parser import MAX_DEPTH
+
+    v = compile_rule(" AND ".join(['Seen("Key")'] * MAX_DEPTH))
+    assert v.check(Trajectory(("prince", "key"), ("up",))) is True
+
+
+def test_a_deep_tree_built_in_code_is_refused_before_hashing():
+    node = A.Seen("key")
+    for _ in range(10_000):
+        node = A.And(node, A.Seen("key"))
+    with pytest.raises(RuleError, match="levels deep"):
+        compile_rule(node)
+    assert A.height(node) == 10_001
+
+
+# --------------------------------------------------------------------------- numeric options
+
+
+@pytest.mark.parametrize("size", [4097, 10**9])
+def test_image_size_has_an_upper_bound(size, tmp_path):
+    from svot.dataset import make_config
+    from svot.rulemaze import dataset as RD
+
+    with pytest.raises(ConfigError, match="image size"):
+        make_config(tmp_path, domains=["maze"], image_size=size)
+    with pytest.raises(ConfigError, match="image size"):
+        RD.make_config(tmp_path, image_size=size)
+
+
+def test_image_size_bound_is_a_one_line_cli_error(tmp_path, capsys):
+    from svot.cli import main
+
+    assert main(["export", "--domains", "maze", "--out", str(tmp_path / "o"), "--image-size", "100000"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "image size" in err
+    assert not (tmp_path / "o").exists()
