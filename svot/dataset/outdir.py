@@ -232,14 +232,13 @@ def prepare_output(
     elif resume and existing:
         old = read_json_object(parts_cfg)
         from_manifest = False
-        if old is None and manifest is not None:
-            old, from_manifest = manifest.get("arguments"), True
+        if old is None and manifest is not None and isinstance(manifest.get("arguments"), dict):
+            old, from_manifest = manifest["arguments"], True
         if old is None:
             # no readable export state (a corrupt manifest.json or config.json): start again, removing
             # only what this export writes, so that nothing unverified is kept
             _start_again(out, [manifest_path, out / PARTS, *dirs])
         elif old != fingerprint:
-            old = old if isinstance(old, dict) else {}
             diff = sorted(k for k in set(old) | set(fingerprint) if old.get(k) != fingerprint.get(k))
             raise DatasetError(
                 f"cannot resume in {str(out)!r}: it was exported with different arguments ({', '.join(diff)}); "

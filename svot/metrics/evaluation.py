@@ -814,7 +814,7 @@ class _Scorer:
                 try:
                     pred = _load_image(path, self.base, "predicted image")
                 except DatasetError as exc:  # outside the root, missing, not a regular file, not an image, too large
-                    self.issue(line, "image", f"cannot read image {path!r}: {str(exc)[:160]}", inst.id, step.index)
+                    self.issue(line, "image", f"cannot read image {path[:200]!r}: {str(exc)[:600]}", inst.id, step.index)
                     continue
                 if step.image is None:
                     self.issue(line, "image", "the data holds no image for this step; not scored", inst.id, step.index)

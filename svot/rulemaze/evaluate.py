@@ -115,7 +115,7 @@ def read_predictions(path) -> Predictions:
     """Prediction lines (see the module docstring); never raises on a bad line."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_bytes().decode("utf-8", errors="replace")  # bytes: text mode would turn "\r" into "\n"
     except OSError as exc:
         raise PredictionError(f"cannot read predictions {str(path)!r}: {exc.strerror or exc}") from None
     preds = Predictions()

@@ -12,6 +12,7 @@ import fcntl
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -191,8 +192,8 @@ def test_resume_of_an_unfinished_export_verifies_finished_splits_and_parts(name,
         return real(table, path)
 
     monkeypatch.setattr(W, "write_arrow", dies_after_three)
-    monkeypatch.setattr("svot.dataset.export.write_arrow", dies_after_three)
-    monkeypatch.setattr("svot.rulemaze.dataset.write_arrow", dies_after_three)
+    monkeypatch.setattr(sys.modules["svot.dataset.export"], "write_arrow", dies_after_three)
+    monkeypatch.setattr(RD, "write_arrow", dies_after_three)
     with pytest.raises(RuntimeError, match="killed"):
         run()
     monkeypatch.undo()
