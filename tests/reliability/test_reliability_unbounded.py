@@ -56,12 +56,19 @@ _REFERENCE = re.compile(r"\x00")  # one linear pass over the text, no match
 
 
 def _best(fn, text, reps=3) -> float:
+    """Seconds per call of ``fn(text)``: the best of ``reps`` rounds, each long enough (~20 ms, repeating
+    the call on small inputs) that the timer and a stray interruption do not decide the ratio."""
+    t0 = time.perf_counter()
+    fn(text)
+    once = max(time.perf_counter() - t0, 1e-7)
+    calls = max(1, min(10_000, int(0.02 / once)))
     best = float("inf")
     for _ in range(reps):
         t0 = time.perf_counter()
-        fn(text)
-        best = min(best, time.perf_counter() - t0)
-    return max(best, 1e-6)
+        for _call in range(calls):
+            fn(text)
+        best = min(best, (time.perf_counter() - t0) / calls)
+    return max(best, 1e-9)
 
 
 def _reference(text):
