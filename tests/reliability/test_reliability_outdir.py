@@ -296,3 +296,23 @@ def test_two_concurrent_cli_resumes_one_refused_no_stale_parts(tmp_path):
     assert ran.returncode == 0, ran.stderr
     assert not (out / PARTS).exists()
     check_manifest_accurate(out)
+
+
+@pytest.mark.parametrize("form", ["dotdot", "absolute", "list-manifest"])
+def test_gallery_rebuild_never_deletes_outside_its_directory(form, finished, tmp_path):
+    """``svot gallery`` removes the stale files its old manifest lists: only those under its --out."""
+    from svot.gallery import build_gallery
+
+    out = tmp_path / "gallery"
+    build_gallery(finished["svot-parquet"], out, per_page=2)
+    victim = _victim(tmp_path)
+    manifest = json.loads((out / "manifest.json").read_text())
+    if form == "dotdot":
+        manifest["files"]["../elsewhere/precious.txt"] = "x"
+    elif form == "absolute":
+        manifest["files"][str(victim)] = "x"
+    else:
+        manifest = [str(victim)]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    build_gallery(finished["svot-parquet"], out, per_page=2)
+    assert victim.read_text() == "keep me"
