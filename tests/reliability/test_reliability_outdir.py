@@ -306,13 +306,13 @@ def test_gallery_rebuild_never_deletes_outside_its_directory(form, finished, tmp
     out = tmp_path / "gallery"
     build_gallery(finished["svot-parquet"], out, per_page=2)
     victim = _victim(tmp_path)
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "gallery.json").read_text())
     if form == "dotdot":
         manifest["files"]["../elsewhere/precious.txt"] = "x"
     elif form == "absolute":
         manifest["files"][str(victim)] = "x"
     else:
         manifest = [str(victim)]
-    (out / "manifest.json").write_text(json.dumps(manifest))
+    (out / "gallery.json").write_text(json.dumps(manifest))
     build_gallery(finished["svot-parquet"], out, per_page=2)
     assert victim.read_text() == "keep me"
