@@ -85,7 +85,9 @@ def growth(fn, make, n: int, factor: int = 8) -> float:
     return ratio / max(1.0, reference / factor)
 
 
-SLACK = 4.0  # linear code stays near 1 (a loaded shared machine reaches ~3); quadratic reaches k at k x
+# Linear code stays near 1, but a machine shared by many processes has pushed single measurements to
+# ~4; a quadratic parser reaches ~8 at the 8x size and ~32 at 1 MiB, far past this bound.
+SLACK = 5.0
 
 
 def _calls(fn, text) -> int:
@@ -120,7 +122,7 @@ def ladder(fn, make, start: int = 32 * 1024, top: int = 1024 * 1024, slack: floa
     for n in (8 * start, top):  # two rungs (8x, then the top) keep the test short; 8x already shows a square
         k = n // start
         text = make(n)
-        for _attempt in range(2):  # a shared machine can stall a whole round
+        for _attempt in range(3):  # a shared machine can stall a whole round
             t0, t, r0, ref = _interleaved([(fn, base), (fn, text), (_reference, base), (_reference, text)])
             r = (t / t0) / max(1.0, (ref / r0) / k) / k
             if r < slack:
