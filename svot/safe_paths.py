@@ -25,7 +25,10 @@ import io
 import os
 import shutil
 import stat
+import warnings
 from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from PIL import Image
 
 from svot.errors import DatasetError
 
@@ -110,10 +113,6 @@ def read_regular(path: str | os.PathLike, *, max_bytes: int, what: str = "file")
 
 def open_image(data: bytes, *, max_pixels: int = MAX_IMAGE_PIXELS, what: str = "image"):
     """A loaded PIL image from encoded bytes, its size checked from the header before decoding."""
-    import warnings
-
-    from PIL import Image
-
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:

@@ -38,6 +38,11 @@ import os
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; exports there are not guarded
+    fcntl = None
+
 from svot.dataset.writers import TMP_SUFFIX, atomic_write_json, read_arrow, sha256_file
 from svot.errors import ConfigError, DatasetError
 from svot.safe_paths import OutsideRootError, contained, remove_within
@@ -76,10 +81,6 @@ def lock_output(out: Path) -> Iterator[None]:
     the process ends, however it ends, so a killed export never leaves a
     stale lock. (No locking on platforms without ``fcntl``.)
     """
-    try:
-        import fcntl
-    except ImportError:  # Windows: no flock; exports there are not guarded
-        fcntl = None
     if out.exists() and not out.is_dir():
         raise DatasetError(f"output path {str(out)!r} exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
