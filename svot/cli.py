@@ -11,12 +11,17 @@ one that runs it (returning the exit code), registered with :func:`command`::
 
 Errors the packages raise on bad input (:class:`svot.errors.SvotError`) and
 argument errors print one line, ``svot <command>: error: <message>``, and exit
-with status 2; ``--debug`` shows the traceback instead.
+with status 2; ``--debug`` shows the traceback instead. Outputs named on the
+command line are checked before the work starts (:func:`check_writable`). A
+closed standard output (``svot evaluate ... | head``) ends the command quietly
+with status 141, as a Unix tool killed by SIGPIPE does. ``svot evaluate`` exits
+with status 3 when not one prediction was scored.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass
 from typing import Callable
@@ -26,6 +31,8 @@ from svot._version import __version__
 EXIT_USAGE = 2
 EXIT_INTERNAL = 1
 EXIT_INTERRUPTED = 130
+EXIT_NOTHING_SCORED = 3
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what the shell reports for coreutils cut short by `| head`
 
 
 class CLIError(Exception):
@@ -68,6 +75,27 @@ def command(name: str, help: str) -> Callable[[Callable], Command]:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
     p.add_argument("--quiet", action="store_true", help="no progress bar (it is off anyway when stderr is not a terminal)")
+
+
+def check_writable(path: str) -> None:
+    """Refuse (one line) an output file that cannot be written, before any work is done.
+
+    Creates the parent folders and a probe file next to the target, then
+    removes the probe; the target itself is untouched.
+    """
+    from pathlib import Path
+
+    out = Path(path)
+    if out.is_dir():
+        raise CLIError(f"cannot write {path!r}: it is a directory")
+    probe = out.with_name(out.name + ".probe.tmp")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise CLIError(f"cannot write {path!r}: {exc.strerror or exc}") from None
 
 
 def _csv(text: str) -> list[str]:
@@ -194,6 +222,9 @@ def _evaluate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", required=True, help="an export directory (svot export --out), a split .parquet or a metadata.jsonl")
     p.add_argument("--predictions", required=True, help="JSON Lines, one object per instance (see svot.metrics.evaluation)")
     p.add_argument("--json", metavar="OUT", help="also write every number and every issue to this JSON file")
+    p.add_argument("--images-root", metavar="DIR",
+                   help="read predicted image paths under DIR (default: the predictions file's folder); "
+                        "paths that lead outside it are not read")
     p.add_argument("--max-issues", type=int, default=20, help="issues listed in the printed report (default 20; all go to --json)")
 
 
@@ -204,7 +235,9 @@ def _evaluate(args: argparse.Namespace) -> int:
 
     from svot.metrics import evaluate
 
-    report = evaluate(args.data, args.predictions)
+    if args.json:
+        check_writable(args.json)
+    report = evaluate(args.data, args.predictions, images_root=args.images_root)
     print(report.tables(max_issues=args.max_issues))
     if args.json:
         out = Path(args.json)
@@ -213,6 +246,10 @@ def _evaluate(args: argparse.Namespace) -> int:
         tmp.write_text(json.dumps(report.to_dict(), indent=2) + "\n")
         tmp.replace(out)
         print(f"wrote {out}")
+    if report.scored == 0:
+        sys.stderr.write(f"svot evaluate: error: none of the {report.lines} prediction records matched an "
+                         f"instance in {args.data!r}; nothing was scored\n")
+        return EXIT_NOTHING_SCORED
     return 0
 
 
@@ -288,7 +325,12 @@ def main(argv: list[str] | None = None) -> int:
     from svot.errors import SvotError
 
     try:
-        return int(COMMANDS[args.command].run(args) or 0)
+        code = int(COMMANDS[args.command].run(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_BROKEN_PIPE
     except (SvotError, CLIError) as exc:
         if args.debug:
             raise
@@ -304,6 +346,16 @@ def main(argv: list[str] | None = None) -> int:
             raise
         sys.stderr.write(f"{prog}: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)\n")
         return EXIT_INTERNAL
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a real file (captured in tests)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

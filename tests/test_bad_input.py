@@ -643,14 +643,16 @@ def test_cli_errors_are_one_line_without_traceback(case: CLICase, tiny_export, t
 
 
 def test_evaluate_cli_survives_ids_of_any_type(tiny_export, tmp_path, capsys):
-    """A predictions file whose ids are lists or objects: counted (exit 0), not an internal error."""
-    from svot.cli import main
+    """A predictions file whose ids are lists or objects: counted, not an internal error; as nothing
+    was scored, the exit status says so (issue 13: exit non-zero when nothing was scored)."""
+    from svot.cli import EXIT_NOTHING_SCORED, main
 
     path = tmp_path / "p.jsonl"
     path.write_text('{"id": ["a"]}\n{"id": {"b": 1}}\n{"instance_id": [1, 2]}\n')
-    assert main(["evaluate", "--data", str(tiny_export[0]), "--predictions", str(path)]) == 0
-    out = capsys.readouterr().out
-    assert "missing_id 3" in out and "line 1: missing_id" in out
+    assert main(["evaluate", "--data", str(tiny_export[0]), "--predictions", str(path)]) == EXIT_NOTHING_SCORED
+    captured = capsys.readouterr()
+    assert "missing_id 3" in captured.out and "line 1: missing_id" in captured.out
+    assert captured.err.count("\n") == 1 and "nothing was scored" in captured.err and "internal error" not in captured.err
 
 
 SUBPROCESS_CASES = [

@@ -55,7 +55,7 @@ from svot.dataset.spec import (
     predictions,
     split_entropy,
 )
-from svot.dataset.outdir import MANIFEST, PARTS, prepare_output, remove
+from svot.dataset.outdir import MANIFEST, PARTS, lock_output, part_ok, prepare_output, record_files, recorded, remove
 from svot.dataset.writers import (
     LLAMA_FACTORY_INFO,
     atomic_write_json,
@@ -70,6 +70,7 @@ from svot.errors import ConfigError, DatasetError
 
 FORMATS = ("parquet", "jsonl")
 DEFAULT_CHUNK_MAPS = 10
+MAX_IMAGE_SIZE = 4096  # pixels a side: 16.7 M pixels, the most svot.safe_paths lets a reader decode
 STATS_KEYS = ("maps", "instances", "steps", "records", "inapplicable_steps", "plan_sequences", "ended_early", "images_encoded")
 
 
@@ -169,8 +170,8 @@ def make_config(
         raise ConfigError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
-    if not isinstance(image_size, int) or image_size < 16:
-        raise ConfigError(f"image size must be an integer of at least 16 pixels, got {image_size!r}")
+    if isinstance(image_size, bool) or not isinstance(image_size, int) or not 16 <= image_size <= MAX_IMAGE_SIZE:
+        raise ConfigError(f"image size must be an integer from 16 to {MAX_IMAGE_SIZE} pixels, got {image_size!r}")
     if not isinstance(chunk_maps, int) or chunk_maps < 1:
         raise ConfigError(f"chunk size must be a positive number of maps, got {chunk_maps!r}")
     mps: dict[str, int] = {}
@@ -343,7 +344,8 @@ def export(
 
     check_engine(engine, address)
     try:
-        return _export(cfg, workers, resume, overwrite, quiet, command, engine, address)
+        with lock_output(Path(cfg.out)):
+            return _export(cfg, workers, resume, overwrite, quiet, command, engine, address)
     except OSError as exc:
         what = exc.strerror or str(exc)
         where = f" ({exc.filename})" if exc.filename else ""
@@ -357,12 +359,14 @@ def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quie
     _prepare(out, cfg, resume, overwrite)
     mps = cfg.maps_override
     jobs: list[SplitJob] = []
+    verified = recorded(out)  # finished files whose sha256 prepare_output has just checked
     for d, n in cfg.targets:
         for s in cfg.splits:
             m = maps_for(s, mps)
             job = SplitJob(d, n, s, m, -(-m // cfg.chunk_maps))
-            job.done = final_path(out, cfg, job).exists() and stats_path(out, job).exists()
-            job.remaining = {k for k in range(job.chunks) if not part_path(out, job, k).exists()}
+            final = final_path(out, cfg, job)
+            job.done = final.exists() and stats_path(out, job).exists() and final.relative_to(out).as_posix() in verified
+            job.remaining = {k for k in range(job.chunks) if not part_ok(part_path(out, job, k))}
             jobs.append(job)
     pending = [j for j in jobs if not j.done]
     pool = None
@@ -465,12 +469,14 @@ def _merge(out: Path, cfg: ExportConfig, job: SplitJob) -> None:
         stats.update(json.loads(t.schema.metadata[b"svot_stats"]))
         tables.append(t.replace_schema_metadata(schema.metadata))
     table = pa.concat_tables(tables).combine_chunks() if tables else schema.empty_table()
-    atomic_write_json(stats_path(out, job), {k: int(stats[k]) for k in STATS_KEYS})
     if cfg.format == "parquet":
         write_parquet(table, final_path(out, cfg, job))
     else:
         split_dir = out / job.name / job.split
         write_imagefolder(table, split_dir, cfg.view)
+    # the hashes, then the stats: a split counts as done only once its files can be verified
+    record_files(out, _files(out, cfg, [job]))
+    atomic_write_json(stats_path(out, job), {k: int(stats[k]) for k in STATS_KEYS})
     for p in paths:
         p.unlink()
     job.done = True

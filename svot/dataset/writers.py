@@ -1,7 +1,9 @@
 """Files on disk: atomic writes, deterministic Parquet, the ImageFolder (JSONL + PNG) layout, sha256.
 
-Every file is written to ``<name>.tmp`` and ``os.replace``d into place, so an
-interrupted export never leaves a half-written file under its final name.
+Every file is written to a fresh ``<name>.tmp`` (whatever had that name,
+a link included, is removed first), fsynced, and ``os.replace``d into place,
+so an interrupted export or a crash never leaves a half-written file under
+its final name.
 Parquet files are written by pyarrow with a fixed row-group size, compression
 and format version; nothing time- or host-dependent goes into them (pyarrow's
 ``created_by`` string names its version only), so the same rows give the same
@@ -43,12 +45,43 @@ def _drop(tmp: Path) -> None:
         pass
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def _fresh_tmp(path: Path) -> Path:
+    """The ``.tmp`` name of ``path``, with anything already there (a link, a stale file) removed first,
+    so that the write creates a new file rather than following a link or truncating a stranger's file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_path(path)
+    if os.path.lexists(tmp):
+        os.unlink(tmp)
+    return tmp
+
+
+def fsync_file(path: Path) -> None:
+    """Flush a written file to disk (called before it is renamed into place)."""
+    fd = os.open(path, os.O_RDONLY)
     try:
-        with open(tmp, "wb") as f:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _commit(tmp: Path, path: Path) -> None:
+    """fsync ``tmp``, then rename it to ``path``: after a crash the final name holds old or new bytes, never a torn file."""
+    try:
+        fsync_file(tmp)
+    except BaseException:
+        _drop(tmp)
+        raise
+    os.replace(tmp, path)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    tmp = _fresh_tmp(path)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0), 0o644)
+        with os.fdopen(fd, "wb") as f:
             f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
     except BaseException:
         _drop(tmp)
         raise
@@ -60,20 +93,18 @@ def atomic_write_json(path: Path, obj) -> None:
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = tmp_path(path)
+    tmp = _fresh_tmp(path)
     try:
         pq.write_table(table, tmp, **PARQUET_OPTIONS)
     except BaseException:
         _drop(tmp)
         raise
-    os.replace(tmp, path)
+    _commit(tmp, path)
 
 
 def write_arrow(table: pa.Table, path: Path) -> None:
     """An uncompressed Arrow IPC file (the export's intermediate parts)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = tmp_path(path)
+    tmp = _fresh_tmp(path)
     try:
         with pa.OSFile(str(tmp), "wb") as sink:
             with pa.ipc.new_file(sink, table.schema) as writer:
@@ -81,7 +112,7 @@ def write_arrow(table: pa.Table, path: Path) -> None:
     except BaseException:
         _drop(tmp)
         raise
-    os.replace(tmp, path)
+    _commit(tmp, path)
 
 
 def read_arrow(path: Path) -> pa.Table:

@@ -39,6 +39,9 @@ class DomainSpec:
     internal: ClassVar[tuple[str, ...]] = ()
     kinds: ClassVar[tuple[str, ...]]  # object kinds, bit i of the observation = kinds[i]
     fields: ClassVar[tuple[Field, ...]]
+    # Invariants PDDL cannot state: predicates true of exactly one object in every state ->
+    # what that object is. An env refuses a problem that breaks one (svot.envs.problem_check).
+    unique_predicates: ClassVar[dict[str, str]] = {"at": "the player's cell"}
 
     # --- actions ----------------------------------------------------------------
     def n_actions(self, size: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copyreg
 import logging
 from typing import Any, Protocol
 
@@ -51,8 +52,15 @@ def make_engine(kind: str, domain: Domain, problem: Problem, internal: tuple[str
     if kind == "pddlgym":
         from svot.engine.reference import PDDLGymEngine
 
+        # PDDLGym's env holds a class made inside a function, which pickle cannot name; the engine is
+        # rebuilt from its (picklable) domain and problem instead, so envs on it pickle and continue.
+        copyreg.pickle(PDDLGymEngine, _rebuild_reference)
         return PDDLGymEngine(domain, problem, internal)
     raise ConfigError(f"unknown engine {kind!r}; choose one of {', '.join(ENGINES)}")
+
+
+def _rebuild_reference(engine) -> tuple:
+    return (make_engine, ("pddlgym", engine.domain, engine.problem, engine.internal))
 
 
 _WARNED: set = set()

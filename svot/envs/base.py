@@ -26,6 +26,13 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
   the RL configuration ``benchmarks/bench_envs.py`` measures (``rl``, K = 64).
 * ``image_size`` (default 256), ``render_mode`` (``"rgb_array"``, ``"ansi"``),
   ``allow_any_size`` (sizes outside Table 5).
+
+``reset(options={"problem": ...})`` checks the problem against the domain
+(:func:`svot.envs.problem_check.check_problem`) before adopting it; a refused
+problem raises :class:`~svot.errors.ProblemError` and leaves the env as it was.
+``step()`` after ``terminated=True`` follows Gymnasium's convention
+(:mod:`svot.envs.episode`): reward 0.0, ``terminated`` stays True, a warning
+the first time; call ``reset()``.
 """
 
 from __future__ import annotations
@@ -43,7 +50,9 @@ from svot.domains import DomainSpec, get_spec
 from svot.engine.base import ENGINES
 from svot.envs.conventions import ConventionsMixin, solve_given
 from svot.envs.info import LazyInfo
+from svot.envs.episode import past_termination
 from svot.envs.observation import observer_for, spec_observation
+from svot.envs.problem_check import check_problem
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
 from svot.problem_gen import generate, solve
@@ -116,6 +125,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self._view: dict = {}
         self._cache: dict = {}
         self._window = None  # the pygame window of render_mode="human" (svot.envs.human)
+        self._steps_beyond_terminated: int | None = None  # see svot.envs.episode
 
     # --- actions ----------------------------------------------------------------
     def action_text(self, action: int) -> str:
@@ -136,9 +146,10 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if unknown:
             raise ConfigError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; known: {', '.join(RESET_OPTIONS)}")
         if options.get("problem") is not None:
-            self.problem = self._load_problem(options["problem"])
-            self.plan = solve_given(self.dspec.name, self.problem)
-            self.engine, self._cache = self._make_engine(self.problem), {}
+            problem = self._load_problem(options["problem"])  # checked in full: a refused problem changes nothing
+            engine = self._make_engine(problem)
+            self.problem, self.plan = problem, solve_given(self.dspec.name, problem)
+            self.engine, self._cache = engine, {}
         elif self.pool_size is not None:
             self._reset_from_pool(seed)
         else:
@@ -153,6 +164,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self._observer = observer_for(self.dspec, self.size, getattr(self.engine, "task", None))
         self._state = self.engine.initial()
         self._view = self._read(self._state)
+        self._steps_beyond_terminated = None
         if self.render_mode == "human":
             self.render()
         return self._view["obs"].copy(), self._info(applicable=True)
@@ -167,6 +179,10 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self._view = self._read(self._state, before)
         terminated = self._view["goal"] or self._view["failed"]
         reward = 1.0 if self._view["goal"] else 0.0
+        if self._steps_beyond_terminated is not None:  # stepped after the end: Gymnasium's convention
+            reward, terminated = past_termination(self)
+        elif terminated:
+            self._steps_beyond_terminated = 0
         if self.render_mode == "human":
             self.render()
         info = self._info(applicable=applied)
@@ -240,6 +256,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         size = self.dspec.size_of(parsed)
         if size != self.size:
             raise ProblemError(f"problem {parsed.name!r} is {size}x{size}, but this env is {self.size}x{self.size}")
+        check_problem(parsed, self.dspec, self.pddl_domain, self.size)
         return parsed
 
     # --- reading states ----------------------------------------------------------

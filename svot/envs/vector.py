@@ -89,6 +89,7 @@ from svot.engine.vector import ProblemBatch, VectorEngine
 from svot.envs.observation import observation_layout, spec_observation
 from svot.envs.pool import generated_pool
 from svot.errors import ActionError, ConfigError, ProblemError
+from svot.envs.problem_check import check_problem
 from svot.pddl import Problem, load_domain, parse_problem
 
 log = logging.getLogger(__name__)
@@ -268,6 +269,7 @@ class SVoTVectorEnv(VectorEnv):
         n = self.dspec.size_of(p)
         if n != self.size:
             raise ProblemError(f"problem {p.name!r} is {n}x{n}, but this env is {self.size}x{self.size}")
+        check_problem(p, self.dspec, self.pddl_domain, self.size)  # the single env's check, word for word
         return p
 
     def _use_pool(self, pool: tuple[Problem, ...]) -> None:

@@ -35,6 +35,7 @@ from svot.errors import ConfigError, DatasetError
 from svot.gallery.assets import CSS, JS
 from svot.gallery.data import SplitSource, find_splits, read_cards, read_export_info
 from svot.gallery.predictions import METRICS, IMAGE_OK, read_predictions, score_card
+from svot.safe_paths import OutsideRootError, contained, remove_within
 
 DEFAULT_PER_PAGE = 20
 MANIFEST = "gallery.json"
@@ -441,9 +442,10 @@ def _prepare(out: Path) -> dict:
     manifest = out / MANIFEST
     if manifest.is_file():
         try:
-            return json.loads(manifest.read_text())
-        except (OSError, ValueError):
+            old = json.loads(manifest.read_text())
+        except (OSError, ValueError, RecursionError):
             return {}
+        return old if isinstance(old, dict) and isinstance(old.get("files"), dict) else {}
     if any(out.iterdir()):
         raise DatasetError(
             f"gallery output {str(out)!r} is not empty and holds no {MANIFEST} (not a gallery); "
@@ -528,9 +530,12 @@ def build_gallery(
             continue
         atomic_write_bytes(path, data)
     for rel in sorted(set(old.get("files", {})) - set(files)):
-        stale = out / rel
-        if stale.is_file():
-            stale.unlink()
+        try:  # a name from the old manifest: deleted only if it lies under the gallery (svot.safe_paths)
+            stale = contained(out, rel, what="gallery manifest entry")
+        except OutsideRootError:
+            continue
+        if stale.is_file() or stale.is_symlink():
+            remove_within(out, stale)
             try:
                 stale.parent.rmdir()  # only if now empty
             except OSError:

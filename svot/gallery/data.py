@@ -18,6 +18,8 @@ from pathlib import Path
 
 from svot.dataset.spec import SPLIT_NAMES, SPLITS, TABLE5_SIZES
 from svot.errors import DatasetError
+from svot.jsonl import split_lines
+from svot.safe_paths import MAX_IMAGE_BYTES, contained, read_regular
 
 _DATASET_DIR = re.compile(r"^(?P<domain>[a-z][a-z0-9_]*)-(?P<size>\d+)x(?P=size)$")
 
@@ -170,18 +172,16 @@ def _read_parquet(src: SplitSource, per_page: int | None) -> tuple[int, list[dic
 def _read_jsonl(src: SplitSource, per_page: int | None) -> tuple[int, list[dict]]:
     split_dir = src.path.parent
     try:
-        lines = [ln for ln in src.path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        lines = [ln for ln in split_lines(src.path.read_text(encoding="utf-8")) if ln.strip()]
     except OSError as exc:
         raise DatasetError(f"{src.path}: cannot read: {exc}") from None
 
     def image(name):
         if not name:
             return None
-        p = split_dir / name
-        try:
-            return p.read_bytes()
-        except OSError:
-            raise DatasetError(f"{src.path}: image {name!r} is missing ({p})") from None
+        # a name from the file: read only a regular file under the split's folder, of bounded size
+        p = contained(split_dir, name, what=f"{src.path}: image")
+        return read_regular(p, max_bytes=MAX_IMAGE_BYTES, what=f"{src.path}: image")
 
     cards = []
     for i in range(len(lines)) if per_page is None else sample_indices(len(lines), per_page):

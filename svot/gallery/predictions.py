@@ -28,10 +28,12 @@ import numpy as np
 from PIL import Image
 
 from svot.errors import DatasetError
+from svot.jsonl import iter_lines, loads
 from svot.metrics.goal import answer_matches, extract_choice
 from svot.metrics.reasoning import reasoning_reward
 from svot.metrics.state import state_fields, state_reward
 from svot.metrics.visual import visual_reward
+from svot.safe_paths import MAX_IMAGE_BYTES, contained, open_image, read_regular
 
 METRICS = ("choice", "answer", "states", "reasoning", "images")
 IMAGE_OK = 0.9
@@ -50,15 +52,15 @@ def read_predictions(path) -> PredictionFile:
     """The predictions per id (first line wins), with the lines that could not be read."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = list(iter_lines(path))  # "\n" only, as every svot JSONL reader (svot.jsonl)
     except OSError as exc:
         raise DatasetError(f"predictions file {str(path)!r} cannot be read: {exc.strerror or exc}") from None
     out = PredictionFile(path)
-    for no, line in enumerate(lines, 1):
+    for no, line in lines:
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = loads(line)
         except ValueError as exc:
             out.issues.append((no, f"not JSON: {exc}"))
             continue
@@ -82,7 +84,7 @@ def _json(v):
 
 
 def _decode_png(data: bytes) -> np.ndarray:
-    with Image.open(io.BytesIO(data)) as im:
+    with open_image(data) as im:  # size checked from the header before decoding
         return np.asarray(im.convert("RGB"))
 
 
@@ -142,9 +144,10 @@ def score_card(card: dict, rec: dict, base: Path) -> dict:
 
 
 def _image(rel: str, base: Path, step: dict, card: dict, pred: dict) -> dict:
-    path = (base / rel) if not Path(rel).is_absolute() else Path(rel)
     try:
-        data = path.read_bytes()
+        # only regular files under the predictions' directory, of bounded size (docs/reliability.md)
+        data = read_regular(contained(base, rel, what="predicted image"), max_bytes=MAX_IMAGE_BYTES,
+                            what="predicted image")
         img = _decode_png(data)
     except Exception as exc:  # noqa: BLE001 - missing, not an image, truncated: listed, never fatal
         pred["issues"].append(f"image {rel!r}: {type(exc).__name__}")

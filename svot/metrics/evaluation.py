@@ -55,7 +55,6 @@ and FullAcc (per image), :mod:`svot.metrics.objects`.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
@@ -66,6 +65,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from svot.errors import DatasetError, PredictionError
+from svot.jsonl import iter_lines, loads
 from svot.metrics.goal import answer_correct, extract_choice
 from svot.metrics.objects import ObjectTotals, object_metrics
 from svot.metrics.reasoning import (
@@ -76,6 +76,7 @@ from svot.metrics.reasoning import (
     visual_reasoning_reward,
 )
 from svot.metrics.state import _spec, parse_action, state_fields, state_reward
+from svot.safe_paths import contained, open_image, read_image_file
 
 __all__ = [
     "GroupStats",
@@ -202,15 +203,17 @@ def _j(value):
 
 
 def _img(value, base: Path | None):
-    """An image column value as bytes or a path (lazy)."""
+    """An image column value as bytes or a path (lazy); a path must stay under the data file's folder."""
     if value is None:
         return None
     if isinstance(value, dict):
         if value.get("bytes") is not None:
             return value["bytes"]
-        return (base / value["path"]) if value.get("path") and base else value.get("path")
+        value = value.get("path")
+        if not value:
+            return None
     if isinstance(value, str):
-        return base / value if base is not None else value
+        return contained(base if base is not None else Path.cwd(), value, what="data image path")
     return value
 
 
@@ -312,11 +315,9 @@ def _rows_of(path: Path, ids: set | None) -> tuple[list[dict], bool]:
         return table.to_pylist(), pred_view
     rows = []
     pred_view = None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            row = json.loads(line)
+    for _number, line in iter_lines(path):
+        if line.strip():
+            row = loads(line)
             if pred_view is None:
                 pred_view = "instance_id" in row and "kind" in row
             rid = row.get("instance_id" if pred_view else "id")
@@ -385,17 +386,15 @@ def read_predictions(source) -> tuple[list[tuple[int, object]], list[Issue], Pat
         path = Path(source)
         if not path.is_file():
             raise PredictionError(f"no predictions file at {str(path)!r}")
-        with open(path, "rb") as f:
-            for lineno, raw in enumerate(f, 1):
-                text = raw.decode("utf-8", errors="replace").strip()
-                if not text:
-                    continue
-                try:
-                    obj = json.loads(text)
-                except (ValueError, RecursionError) as exc:
-                    issues.append(Issue(lineno, "json", f"not valid JSON ({str(exc)[:80]})"))
-                    continue
-                records.append((lineno, obj))
+        for lineno, text in iter_lines(path):
+            if not text.strip():
+                continue
+            try:
+                obj = loads(text)
+            except ValueError as exc:
+                issues.append(Issue(lineno, "json", f"not valid JSON ({str(exc)[:80]})"))
+                continue
+            records.append((lineno, obj))
         return records, issues, path.parent
     try:
         items = list(source)
@@ -404,18 +403,18 @@ def read_predictions(source) -> tuple[list[tuple[int, object]], list[Issue], Pat
     return [(i, obj) for i, obj in enumerate(items, 1)], issues, None
 
 
-def _load_image(src, base: Path | None) -> np.ndarray:
-    from PIL import Image
+def _load_image(src, root: Path | None, what: str = "image") -> np.ndarray:
+    """An image as RGB: PNG bytes, or a path read only under ``root`` (see :mod:`svot.safe_paths`).
 
+    Paths of the data were checked when the data was read (``root=None``).
+    Raises :class:`~svot.errors.DatasetError` naming the file.
+    """
     if isinstance(src, (bytes, bytearray)):
-        im = Image.open(io.BytesIO(bytes(src)))
+        im = open_image(bytes(src), what=what)
     else:
-        p = Path(src)
-        if not p.is_absolute() and base is not None:
-            p = base / p
-        im = Image.open(p)
+        path = contained(root, src, what=f"{what} path") if root is not None else Path(src)
+        im = read_image_file(path, what=what)
     with im:
-        im.load()
         return np.asarray(im.convert("RGB"))
 
 
@@ -907,14 +906,14 @@ class _Scorer:
 
             for path, step in images:
                 try:
-                    pred = _load_image(path, self.base)
-                except Exception as exc:  # noqa: BLE001 - missing file, not an image, truncated, too large
-                    self.issue(line, "image", f"cannot read image {path!r}: {type(exc).__name__}: {str(exc)[:100]}", inst.id, step.index)
+                    pred = _load_image(path, self.base, "predicted image")
+                except DatasetError as exc:  # outside the root, missing, not a regular file, not an image, too large
+                    self.issue(line, "image", f"cannot read image {path[:200]!r}: {str(exc)[:600]}", inst.id, step.index)
                     continue
                 if step.image is None:
                     self.issue(line, "image", "the data holds no image for this step; not scored", inst.id, step.index)
                     continue
-                truth_img = _load_image(step.image, None)
+                truth_img = _load_image(step.image, None, "data image")  # a broken export is an error, not an issue
                 try:
                     rv = visual_reward(pred, truth_img, inst.size).r_v
                     obj = object_metrics(pred, step.labels, inst.domain, image_size=truth_img.shape[:2])
@@ -926,18 +925,27 @@ class _Scorer:
                 g.objects.add(obj)
 
 
-def evaluate(data, predictions, *, base_dir=None) -> Report:
+def evaluate(data, predictions, *, base_dir=None, images_root=None) -> Report:
     """Score ``predictions`` (a JSONL path, or an iterable of dicts) against the export under ``data``.
 
     ``data`` may also be a :class:`TruthSet` (from :func:`load_truth`) to score
     several prediction sets without reloading. ``base_dir``: where relative
     image paths start for an iterable of dicts (default: the current
-    directory; for a file, the file's directory). Returns a :class:`Report`;
-    raises only when the data or the predictions file cannot be found.
+    directory; for a file, the file's directory). Image paths are read only
+    under that directory, or under ``images_root`` when it is given: a path
+    that leads out (``..``, absolute elsewhere, a symbolic link), a file that
+    is not regular (a FIFO, a device) or an image over
+    :data:`svot.safe_paths.MAX_IMAGE_PIXELS` is an ``image`` issue, the same
+    one whether or not such a file exists. Returns a :class:`Report`; raises
+    only when the data or the predictions file cannot be found or read.
     """
     records, issues, base = read_predictions(predictions)
     if base_dir is not None:
         base = Path(base_dir)
+    if images_root is not None:
+        base = Path(images_root)
+    if base is None:
+        base = Path.cwd()
     if isinstance(data, TruthSet):
         truth = data
         data_name = ", ".join(truth.sources)

@@ -47,6 +47,7 @@ _STATEMENT = re.compile(
 )
 _LINE_LABEL = re.compile(r"^\s*[\(\[]?([A-D])\s*[\)\].:]", re.MULTILINE)
 _PAREN = re.compile(r"[\(\[]\s*([A-D])\s*[\)\]]")
+_SPACE_RUN = re.compile(r"\s+")
 _BARE = re.compile(r"(?<![A-Za-z0-9'])([A-D])(?![A-Za-z0-9'])")
 
 
@@ -77,8 +78,19 @@ def extract_choice(text, choices: Sequence | None = None, *, domain: str | None 
         return None
 
 
+def _collapse_space(text: str) -> str:
+    """Each whitespace run as one character (a newline if it holds one).
+
+    The letter patterns put ``\\s*`` next to ``^`` and to each other; on a long
+    whitespace run a regex engine retries such a run from every start, which is
+    quadratic. One character per run keeps every pattern's meaning and makes
+    each retry O(1); ``\\s+`` on its own is matched in one linear pass.
+    """
+    return _SPACE_RUN.sub(lambda m: "\n" if "\n" in m.group() else " ", text)
+
+
 def _extract_choice(text: str, choices, domain) -> str | None:
-    t = _MARKUP.sub(" ", text)
+    t = _collapse_space(_MARKUP.sub(" ", text))
     m = _ONLY.match(t)
     if m:
         return m.group(1).upper()

@@ -399,7 +399,10 @@ def field_group(name: str) -> str:
 # --------------------------------------------------------------------------- c^v
 
 _CHANGE = re.compile(CELL + r"\s*:\s*([^;.\n]*)", _I)
-_EVENT = re.compile(r"(.+?)\s+(leaves|arrives|appears|disappears)\b", _I)
+# an event is "<object> <verb>": the verb is found first and the object is the text since the last
+# event. A lazy "(.+?)\s+verb" retried from every start would be quadratic on a long segment; the
+# look-behind makes a whitespace run match only from its first character, so each search is linear.
+_EVENT_VERB = re.compile(r"(?<!\s)\s+(leaves|arrives|appears|disappears)\b", _I)
 _NO_CHANGE = re.compile(r"\bno\s+cells?\s+changes?\b|\bnothing\s+changes\b|\bimage\s+is\s+the\s+same\b", _I)
 
 
@@ -416,10 +419,21 @@ def visual_chain_fields(text) -> dict[str, str]:
         return {}
 
 
+def _events(segment: str):
+    """``(object, verb)`` pairs of a change segment, left to right, in one pass."""
+    pos = 0
+    while True:
+        k = _EVENT_VERB.search(segment, pos + 1)  # the object is at least one character
+        if k is None:
+            return
+        yield segment[pos:k.start()], k.group(1)
+        pos = k.end()
+
+
 def _visual_fields(t: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for m in _CHANGE.finditer(t):
-        events = sorted(f"{norm_words(e.group(1))} {e.group(2).lower()}" for e in _EVENT.finditer(m.group(3)))
+        events = sorted(f"{norm_words(obj)} {verb.lower()}" for obj, verb in _events(m.group(3)))
         if events:
             out.setdefault(_cell_text(m), "; ".join(events))
     if not out and _NO_CHANGE.search(t):

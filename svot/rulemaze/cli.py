@@ -152,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
     if cmd in ("pool", "export"):
         try:
             return _pool(args) if cmd == "pool" else _export(args)
+        except BrokenPipeError:  # stdout closed (| head): svot.cli ends quietly
+            raise
         except OSError as exc:  # unwritable or full output: one line, not an internal error
             where = exc.filename or args.out
             raise DatasetError(f"cannot write {where}: {exc.strerror or exc}; fix --out and rerun") from exc
@@ -168,15 +170,24 @@ def _bar(total: int, desc: str, quiet: bool):
 
 
 def _pool(args) -> int:
-    from svot.dataset.writers import atomic_write_json, sha256_file
-    from svot.errors import ConfigError, DatasetError
-    from svot.rulemaze.dataset import pool_file_name
-    from svot.rulemaze.pool import generate_pool, write_pool
+    from svot.errors import ConfigError
 
     if args.count < 1 or args.workers < 1 or args.size < 2 or args.seed < 0:
         raise ConfigError("--count and --workers must be positive, --size at least 2, --seed non-negative")
+    from svot.dataset.outdir import lock_output
+
+    with lock_output(Path(args.out)):
+        return _pool_locked(args)
+
+
+def _pool_locked(args) -> int:
+    from svot.dataset.outdir import read_json_object
+    from svot.dataset.writers import atomic_write_json, sha256_file
+    from svot.errors import DatasetError
+    from svot.rulemaze.dataset import pool_file_name
+    from svot.rulemaze.pool import generate_pool, write_pool
+
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     quiet = getattr(args, "quiet", False)
     scenarios = _scenarios(args.scenario)
     from svot.rulemaze.quest_open import grid_size
@@ -187,17 +198,20 @@ def _pool(args) -> int:
     layout_of = {sc: (args.quest_layout if sc == "QuestMaze" else "walls") for sc in scenarios}
     paths = {sc: out / pool_file_name(sc, side(sc)) for sc in scenarios}
     manifest_path = out / "manifest.json"
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"pools": {}}
+    # a manifest that is not a JSON object with a "pools" object vouches for nothing: start a new one
+    manifest = read_json_object(manifest_path) or {}
+    if not isinstance(manifest.get("pools"), dict):
+        manifest["pools"] = {}
     manifest.update({"package": "svot", "version": __version__, "command": ["svot", *getattr(args, "_argv", [])]})
 
     def complete(sc) -> bool:  # written by an earlier run with these arguments, bytes as recorded
         entry = manifest["pools"].get(paths[sc].name)
         return bool(
-            entry and paths[sc].exists()
-            and (entry["scenario"], entry["size"], entry["count"], entry["seed"], entry.get("coloring", "paper"),
-                 entry.get("layout", "walls"))
+            isinstance(entry, dict) and paths[sc].is_file() and not paths[sc].is_symlink()
+            and (entry.get("scenario"), entry.get("size"), entry.get("count"), entry.get("seed"),
+                 entry.get("coloring", "paper"), entry.get("layout", "walls"))
             == (sc, side(sc), args.count, args.seed, args.coloring, layout_of[sc])
-            and entry["sha256"] == sha256_file(paths[sc])
+            and entry.get("sha256") == sha256_file(paths[sc])
         )
 
     existing = [p for sc, p in paths.items() if p.exists() and not (args.resume and complete(sc))]
@@ -270,8 +284,16 @@ def _evaluate(args) -> int:
     from svot.dataset.writers import atomic_write_json
     from svot.rulemaze.evaluate import evaluate, format_table
 
+    from svot.cli import EXIT_NOTHING_SCORED, check_writable
+
+    if args.json_out:
+        check_writable(args.json_out)
     report = evaluate(args.data, args.predictions, strict=not args.lenient)
     print(format_table(report))
     if args.json_out:
         atomic_write_json(Path(args.json_out), report.as_dict())
+    if report.matched == 0:
+        sys.stderr.write(f"svot rulemaze evaluate: error: none of the {report.lines} prediction lines matched an "
+                         f"item of {args.data!r}; nothing was scored\n")
+        return EXIT_NOTHING_SCORED
     return 0

@@ -93,7 +93,7 @@ from svot.dataset.records import (
     png_name,
 )
 from svot.dataset.chat import content_parts
-from svot.dataset.outdir import MANIFEST, PARTS, prepare_output, remove
+from svot.dataset.outdir import MANIFEST, PARTS, lock_output, part_ok, prepare_output, record_files, recorded, remove
 from svot.dataset.writers import (
     atomic_write_bytes,
     atomic_write_json,
@@ -134,6 +134,7 @@ DEFAULT_REVISE_SHARE = 0.2
 DEFAULT_MIN_MOVES = 3
 FORMATS = ("parquet", "sharegpt", "trl")
 DEFAULT_FORMATS = ("parquet", "sharegpt")
+MAX_IMAGE_SIZE = 4096  # pixels a side: the most svot.safe_paths lets a reader decode
 SHAREGPT_DIR = "sharegpt"
 TRL_DIR = "trl"
 
@@ -570,6 +571,8 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
     chunk_items = pos_int("chunk_items", chunk_items, 1)
     min_moves = pos_int("min_moves", min_moves, 1)
     image_size = pos_int("image_size", image_size, 1)
+    if image_size > MAX_IMAGE_SIZE:
+        raise ConfigError(f"image size {image_size} is more than {MAX_IMAGE_SIZE} pixels a side")
     from svot.rulemaze.render import min_image_size
 
     biggest = grid_size(size) if quest_layout == "open" and S.QUEST in scs else size
@@ -747,8 +750,14 @@ def export(cfg: ExportConfig, *, workers: int = 1, resume: bool = False, overwri
     """Run an export (see the module docstring); returns the manifest and summary rows."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"workers must be a positive integer, got {workers!r}")
+    with lock_output(Path(cfg.out)):
+        return _export(cfg, workers, resume, overwrite, quiet, command)
+
+
+def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quiet: bool, command) -> ExportResult:
     out = Path(cfg.out)
     _prepare(out, cfg, resume, overwrite)
+    verified = recorded(out)  # finished files whose sha256 prepare_output has just checked
     jobs: list[SplitJob] = []
     pool = None
     if workers > 1:
@@ -765,8 +774,9 @@ def export(cfg: ExportConfig, *, workers: int = 1, resume: bool = False, overwri
             for split in SPLITS:
                 specs = plans[sc][split]
                 job = SplitJob(sc, split, specs, -(-len(specs) // cfg.chunk_items))
-                job.done = all(p.exists() for p in _final_paths(out, cfg, job)) and _stats_path(out, job).exists()
-                job.remaining = {k for k in range(job.chunks) if not _part_path(out, job, k).exists()}
+                job.done = _stats_path(out, job).exists() and all(
+                    p.exists() and p.relative_to(out).as_posix() in verified for p in _final_paths(out, cfg, job))
+                job.remaining = {k for k in range(job.chunks) if not part_ok(_part_path(out, job, k))}
                 jobs.append(job)
                 by_key[(sc, split)] = job
         pending = [j for j in jobs if not j.done]
@@ -828,6 +838,8 @@ def _merge(out: Path, cfg: ExportConfig, job: SplitJob) -> None:
         write_sharegpt(table, out / job.dir / SHAREGPT_DIR, job.split)
     if "trl" in cfg.formats:
         write_trl(table, out / job.dir / TRL_DIR, job.split)
+    # the hashes, then the stats: a split counts as done only once its files can be verified
+    record_files(out, _job_files(out, cfg, job))
     atomic_write_json(_stats_path(out, job), dict(sorted(stats.items())))
     for p in paths:
         p.unlink()
@@ -966,6 +978,16 @@ def write_trl(table: pa.Table, tdir: Path, split: str) -> None:
         files["test_predict"] = [trl_record(predict_record(r), r["ground_truth"]) for r in rows]
     for stem, recs in files.items():
         write_parquet(pa.Table.from_pylist(recs, schema=TRL_SCHEMA), tdir / f"{stem}.parquet")
+
+
+def _job_files(out: Path, cfg: ExportConfig, job: SplitJob) -> list[Path]:
+    """The files a finished split leaves (its scenario's shared ShareGPT images and info included)."""
+    files = _final_paths(out, cfg, job)
+    if "sharegpt" in cfg.formats:
+        sdir = out / job.dir / SHAREGPT_DIR
+        files.append(sdir / "dataset_info.json")
+        files.extend(sorted((sdir / "images").iterdir()))
+    return files
 
 
 def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:

@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 from svot.envs.conventions import ConventionsMixin
+from svot.envs.episode import past_termination
 from svot.errors import ActionError, ConfigError, ProblemError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import match
@@ -89,7 +90,9 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
     ## Episode End
     Terminated on entering the goal (RegularMaze) or either target (QuestMaze:
     reaching a target ends the quest); truncated after ``max_episode_steps``
-    (4·N² = 36, set at registration).
+    (4·N² = 36, set at registration). A ``step()`` after ``terminated=True``
+    follows Gymnasium's convention (:mod:`svot.envs.episode`): reward 0.0,
+    ``terminated`` stays True, and the first such step logs a warning.
 
     ## Info
     ``rule`` (natural language), ``rule_logic``, ``rule_id``, ``difficulty``,
@@ -206,6 +209,7 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
         self._target = None
         self._collected: frozenset = frozenset()
         self._obs_cache: dict = {}
+        self._steps_beyond_terminated = None  # see svot.envs.episode
         return self._observation(), self._info(applicable=True)
 
     def _draw_maze_for(self, rule: Rule):
@@ -247,6 +251,10 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
         if terminated:
             self._target = self.maze.symbol(self._pos)
         reward = 1.0 if terminated and self._validator.check(self._traj) else 0.0
+        if self._steps_beyond_terminated is not None:  # stepped after the end: Gymnasium's convention
+            reward, terminated = past_termination(self)
+        elif terminated:
+            self._steps_beyond_terminated = 0
         info = self._info(applicable=applied)
         info["is_success"] = reward > 0  # a target reached by a compliant trajectory (SB3 reads it at episode end)
         return self._observation(), reward, terminated, False, info

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from svot.errors import DatasetError, PredictionError
+from svot.jsonl import loads, split_lines
 from svot.rulemaze.metrics import Scores, parse_actions, score
 
 TEST_GROUPS = ("seen", "unseen-easy", "unseen-medium", "unseen-hard")
@@ -123,18 +124,18 @@ def read_predictions(path) -> Predictions:
     """Prediction lines (see the module docstring); never raises on a bad line."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_bytes().decode("utf-8", errors="replace")  # bytes: text mode would turn "\r" into "\n"
     except OSError as exc:
         raise PredictionError(f"cannot read predictions {str(path)!r}: {exc.strerror or exc}") from None
     preds = Predictions()
-    for no, line in enumerate(text.splitlines(), 1):
+    for no, line in enumerate(split_lines(text), 1):  # "\n" only: U+2028 may sit raw inside a JSON string
         if not line.strip():
             continue
         preds.lines += 1
         try:
-            rec = json.loads(line)
+            rec = loads(line)
         except ValueError as exc:
-            preds.malformed.append((no, f"not JSON ({exc.msg})"))
+            preds.malformed.append((no, f"not JSON ({getattr(exc, 'msg', str(exc))})"))
             continue
         if not isinstance(rec, dict):
             preds.malformed.append((no, "not a JSON object"))
@@ -168,6 +169,7 @@ class Report:
     malformed: list
     duplicates: list
     lines: int
+    matched: int = 0  # prediction ids that name an item of the data
 
     def as_dict(self) -> dict:
         return {
@@ -207,7 +209,8 @@ def evaluate(data, predictions, *, strict: bool = True) -> Report:
         if unseen:
             avg[sc] = (sum(s.em for s in unseen) / len(unseen), sum(s.pr for s in unseen) / len(unseen))
     unknown = sorted(set(preds.by_id) - set(truth))
-    return Report(scores, avg, missing, unknown, preds.malformed, preds.duplicates, preds.lines)
+    matched = len(set(preds.by_id) & set(truth))
+    return Report(scores, avg, missing, unknown, preds.malformed, preds.duplicates, preds.lines, matched)
 
 
 def _match_by_position(data, truth: dict, preds: Predictions) -> None:

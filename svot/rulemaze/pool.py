@@ -53,10 +53,13 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Callable, Iterable
 
 import numpy as np
 
+from svot.dataset.writers import atomic_write_bytes
+from svot.jsonl import iter_lines, loads
 from svot.parallel import process_pool
 from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import PoolError
@@ -405,24 +408,19 @@ def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0,
 
 # --------------------------------------------------------------------- files
 def write_pool(path: str | os.PathLike, mazes: Iterable[Maze]) -> None:
-    """Write mazes as JSON lines (one :meth:`Maze.to_dict` per line), atomically."""
-    path = os.fspath(path)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        for m in mazes:
-            fh.write(json.dumps(m.to_dict(), sort_keys=True, separators=(",", ":")) + "\n")
-    os.replace(tmp, path)
+    """Write mazes as JSON lines (one :meth:`Maze.to_dict` per line), atomically (fsynced, then renamed)."""
+    text = "".join(json.dumps(m.to_dict(), sort_keys=True, separators=(",", ":")) + "\n" for m in mazes)
+    atomic_write_bytes(Path(path), text.encode("utf-8"))
 
 
 def read_pool(path: str | os.PathLike) -> list[Maze]:
     """Read a file written by :func:`write_pool`; errors name the line."""
     out = []
-    with open(path, encoding="utf-8") as fh:
-        for no, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                out.append(Maze.from_dict(json.loads(line)))
-            except (ValueError, TypeError) as exc:
-                raise PoolError(f"{os.fspath(path)}:{no}: {exc}") from None
+    for no, line in iter_lines(path):
+        if not line.strip():
+            continue
+        try:
+            out.append(Maze.from_dict(loads(line)))
+        except (ValueError, TypeError) as exc:
+            raise PoolError(f"{os.fspath(path)}:{no}: {exc}") from None
     return out

@@ -157,11 +157,22 @@ def test_bad_lines_are_counted_and_listed_never_fatal(exported, exported_rows, t
     assert "Issues:" in text and "more (see --json)" in text and "line 2: json" in text
 
 
-def test_cli_reports_issues_but_exits_zero(exported, tmp_path, capsys):
-    path = write_jsonl(tmp_path / "p.jsonl", ["not json", {"id": "nope"}])
+def test_cli_reports_issues_but_exits_zero(exported, exported_rows, tmp_path, capsys):
+    path = write_jsonl(tmp_path / "p.jsonl", ["not json", {"id": "nope"}, {"id": exported_rows[0]["id"], "choice": "A"}])
     assert cli_main(["evaluate", "--data", str(exported), "--predictions", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "0 of 2 prediction records" in out and "line 1: json" in out and "line 2: unknown_id" in out
+    assert "1 of 3 prediction records" in out and "line 1: json" in out and "line 2: unknown_id" in out
+
+
+def test_cli_exits_non_zero_when_nothing_is_scored(exported, tmp_path, capsys):
+    """Issue 13: none of N lines matched an instance: the tables and issues are printed, the status says so."""
+    from svot.cli import EXIT_NOTHING_SCORED
+
+    path = write_jsonl(tmp_path / "p.jsonl", ["not json", {"id": "nope"}])
+    assert cli_main(["evaluate", "--data", str(exported), "--predictions", str(path)]) == EXIT_NOTHING_SCORED
+    captured = capsys.readouterr()
+    assert "0 of 2 prediction records" in captured.out and "line 2: unknown_id" in captured.out
+    assert captured.err.count("\n") == 1 and "nothing was scored" in captured.err
 
 
 def test_missing_inputs_are_one_line_errors(exported, tmp_path, capsys):

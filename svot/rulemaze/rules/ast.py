@@ -112,3 +112,14 @@ def walk(node) -> Iterator:
 def atoms(node) -> list:
     """The atoms of the formula, left to right (repeats kept)."""
     return [n for n in walk(node) if is_atom(n)]
+
+
+def height(node) -> int:
+    """The number of levels of the formula (an atom is 1); iterative, so any tree can be measured."""
+    best = 0
+    stack = [(node, 1)]
+    while stack:
+        n, h = stack.pop()
+        best = max(best, h)
+        stack.extend((c, h + 1) for c in children(n))
+    return best

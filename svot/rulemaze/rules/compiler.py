@@ -61,7 +61,9 @@ from functools import lru_cache
 from typing import Callable
 
 from svot.rulemaze import symbols as S
+from svot.rulemaze.errors import RuleError
 from svot.rulemaze.rules import ast as A
+from svot.rulemaze.rules.parser import MAX_DEPTH, parse_formula
 from svot.rulemaze.trajectory import Trajectory
 
 VIOLATED = "violated"
@@ -136,10 +138,16 @@ def _count(symbols: tuple, item: str) -> int:
 
 
 def _possible(op: str, current: int, bound: int) -> bool | None:
-    """Value of ``n op bound`` shared by every ``n >= current``, else None."""
-    cmp = COMPARE[op]
-    values = {cmp(n, bound) for n in range(current, max(current, bound) + 2)}
-    return values.pop() if len(values) == 1 else None
+    """Value of ``n op bound`` shared by every ``n >= current``, else None.
+
+    Closed form, O(1) in ``bound``: ``n`` can still grow without limit, so
+    ``>``/``>=`` are settled only once true and ``<``/``<=``/``==`` only once false.
+    """
+    if op in (">", ">="):
+        return True if COMPARE[op](current, bound) else None
+    if op in ("<", "<="):
+        return False if not COMPARE[op](current, bound) else None
+    return False if current > bound else None  # "==": true now (n == bound) is not shared by n + 1
 
 
 class Validator:
@@ -225,6 +233,10 @@ class Validator:
 
     __call__ = check
 
+    def __reduce__(self):
+        # the compiled closures cannot be pickled; the formula can, and recompiling it is cheap
+        return (Validator, (self.formula,))
+
 
 @lru_cache(maxsize=1024)
 def _cached(formula) -> Validator:
@@ -233,11 +245,12 @@ def _cached(formula) -> Validator:
 
 def compile_rule(rule, scenario: str | None = None) -> Validator:
     """A :class:`Validator` for a rule given as text, AST or :class:`~.record.Rule`."""
-    from svot.rulemaze.rules.parser import parse_formula
-
     if isinstance(rule, str):
         return _cached(parse_formula(rule, scenario))
     formula = getattr(rule, "formula", rule)
     if not isinstance(formula, A.ATOM_TYPES + (A.Not,) + A.BINARY):
         raise TypeError(f"cannot compile {rule!r}: expected rule text, a formula or a Rule")
+    h = A.height(formula)  # a tree built in code skips the parser's bound: check it before hashing it
+    if h > MAX_DEPTH:
+        raise RuleError(f"formula is {h} levels deep; at most {MAX_DEPTH} (split the rule)", "", 0)
     return _cached(formula)

@@ -15,6 +15,12 @@ Grammar (keywords and predicate names are case-insensitive)::
 
 Unicode ``¬ ∧ ∨ →`` are accepted for ``NOT AND OR ->``. Every error is a
 :class:`~svot.rulemaze.errors.RuleError` pointing at the offending column.
+
+Depth is bounded by construction: every node records the height of its
+subtree, and a node higher than :data:`MAX_DEPTH` (a flat chain of 500 ANDs
+is 500 high) is refused where it is built. Everything downstream (hashing,
+printing, compiling, evaluating) recurses over the tree, so this bound is
+what keeps them within Python's stack.
 """
 
 from __future__ import annotations
@@ -42,6 +48,17 @@ class _Parser:
         self.tokens = L.tokenize(text)
         self.i = 0
         self.depth = 0
+        self.heights: dict[int, int] = {}  # id(node) -> height of its subtree (atoms are 1)
+
+    def node(self, cls, tok: L.Token, *kids):
+        """``cls(*kids)``, refused when the tree would grow higher than MAX_DEPTH."""
+        height = 1 + max(self.heights.get(id(k), 1) for k in kids)
+        if height > MAX_DEPTH:
+            raise self.error(f"formula nested more than {MAX_DEPTH} levels deep (each AND, OR, -> and NOT "
+                             f"is a level, also in a flat chain); split the rule", tok)
+        made = cls(*kids)
+        self.heights[id(made)] = height
+        return made
 
     # helpers -----------------------------------------------------------
     @property
@@ -69,23 +86,26 @@ class _Parser:
             raise self.error(f"formula nested more than {MAX_DEPTH} levels deep")
         left = self.disjunction()
         if self.tok.kind == L.ARROW:
+            op = self.tok
             self.i += 1
-            left = A.Implies(left, self.formula())
+            left = self.node(A.Implies, op, left, self.formula())
         self.depth -= 1
         return left
 
     def disjunction(self):
         node = self.conjunction()
         while self.tok.kind == L.OR:
+            op = self.tok
             self.i += 1
-            node = A.Or(node, self.conjunction())
+            node = self.node(A.Or, op, node, self.conjunction())
         return node
 
     def conjunction(self):
         node = self.unary()
         while self.tok.kind == L.AND:
+            op = self.tok
             self.i += 1
-            node = A.And(node, self.unary())
+            node = self.node(A.And, op, node, self.unary())
         return node
 
     def unary(self):
@@ -95,7 +115,7 @@ class _Parser:
             self.depth += 1
             if self.depth > MAX_DEPTH:
                 raise self.error(f"formula nested more than {MAX_DEPTH} levels deep", tok)
-            node = A.Not(self.unary())
+            node = self.node(A.Not, tok, self.unary())
             self.depth -= 1
             return node
         if tok.kind == L.LPAREN:
