@@ -475,14 +475,15 @@ def _merge(out: Path, cfg: ExportConfig, job: SplitJob) -> None:
         split_dir = out / job.name / job.split
         write_imagefolder(table, split_dir, cfg.view)
     # the hashes, then the stats: a split counts as done only once its files can be verified
-    record_files(out, _files(out, cfg, [job]))
+    record_files(out, _files(out, cfg, [job], card=False))  # the card is written last, with the manifest
     atomic_write_json(stats_path(out, job), {k: int(stats[k]) for k in STATS_KEYS})
     for p in paths:
         p.unlink()
     job.done = True
 
 
-def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:
+def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob], card: bool = True) -> list[Path]:
+    """The files the export leaves for ``jobs``, and the dataset card unless ``card=False``."""
     files = []
     for j in jobs:
         if cfg.format == "parquet":
@@ -493,7 +494,7 @@ def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:
             if (split_dir / LLAMA_FACTORY_INFO).exists():
                 files.append(split_dir / LLAMA_FACTORY_INFO)
             files.extend(sorted((split_dir / "images").iterdir()))
-    return files + [out / CARD]
+    return files + [out / CARD] if card else files
 
 
 def _manifest(out: Path, cfg: ExportConfig, jobs: list[SplitJob], rows: list[SummaryRow], command) -> dict:
