@@ -36,7 +36,7 @@ def _no_usage_stats(monkeypatch):
 
 def _sha256(root: Path) -> dict[str, str]:
     return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and p.name != "manifest.json"}
+            for p in sorted(root.rglob("*")) if p.is_file() and p.name not in ("manifest.json", ".svot.lock")}
 
 
 def _manifest(root: Path) -> dict:
@@ -66,10 +66,10 @@ def test_ray_engine_writes_the_same_bytes(local_parquet, tmp_path, capsys):
     assert not ray.is_initialized()
     out = tmp_path / "ray"
     assert main(["export", *ARGS, "--engine", "ray", "--workers", "2", "--out", str(out), "--quiet"]) == 0
-    assert "wrote 6 files" in capsys.readouterr().out
+    assert "wrote 7 files" in capsys.readouterr().out  # 6 split files and the dataset card (README.md)
     assert not ray.is_initialized()  # the export stopped the instance it started
     expected = _sha256(local_parquet)
-    assert len(expected) == 6 and _sha256(out) == expected
+    assert len(expected) == 7 and _sha256(out) == expected  # 6 split files and the dataset card
     assert _manifest(out) == _manifest(local_parquet)  # sha256 of every file, counts, arguments
     assert not (out / ".parts").exists()
 

@@ -50,7 +50,8 @@ def _faults(p: Problem, size: int) -> dict:
         "undeclared-object": (dataclasses.replace(p, init=p.init | {("at", "c_x")}), ("(at c_x)", "not a declared object")),
         "unknown-predicate": (dataclasses.replace(p, init=p.init | {("teleport", "c_0_0")}), ("teleport",)),
         "wrong-arity": (dataclasses.replace(p, goal=p.goal + (("at",),)), ("(at)", "takes 1")),
-        "action-literal-in-init": (dataclasses.replace(p, init=p.init | {("move", "up")}), ("(move up)",)),
+        # action atoms belong in :init in standard PDDL (issue 20), but never in the goal
+        "action-literal-in-goal": (dataclasses.replace(p, goal=p.goal + (("move", "up"),)), ("(move up)",)),
         "grid-cell-missing": (dataclasses.replace(p, objects=tuple(o for o in p.objects if o[0] != f"c_{size - 1}_{size - 1}")),
                               (f"c_{size - 1}_{size - 1}",)),
         "duplicate-object": (dataclasses.replace(p, objects=p.objects + (p.objects[0],)), ("declared twice",)),
