@@ -151,7 +151,9 @@ def caption_strip(text: str, width: int) -> np.ndarray:
     """A ``(h, width, 3)`` strip with ``text`` in Pillow's bitmap font, scaled by a whole factor to suit ``width``."""
     from PIL import Image, ImageDraw, ImageFont
 
-    font = ImageFont.load_default()  # the built-in bitmap font: the same pixels on every machine
+    # the built-in bitmap font: the same pixels on every machine (Pillow >= 10.1's load_default() returns a
+    # FreeType font where FreeType is present; load_default_imagefont() is the bitmap one)
+    font = getattr(ImageFont, "load_default_imagefont", ImageFont.load_default)()
     scale = max(1, width // 180)
     colour = _CAPTION_BAD if "not applicable" in text else _CAPTION_GOAL if text.endswith("goal") else _CAPTION_FG
     small_w = width // scale

@@ -73,7 +73,10 @@ def _trajectory(env, actions):
     return out
 
 
-ENGINES = [(eid, "pddlgym") for eid in SVOT_IDS] + [(eid, kind) for eid in RULEMAZE_IDS for kind in ("grounded", "pddlgym")]
+_REF = pytest.mark.pddlgym  # the reference engine: skipped with the reason where PDDLGym is not installed
+ENGINES = [pytest.param(eid, "pddlgym", marks=_REF) for eid in SVOT_IDS] + [
+    pytest.param(eid, kind, marks=_REF if kind == "pddlgym" else ()) for eid in RULEMAZE_IDS for kind in ("grounded", "pddlgym")
+]
 
 
 @pytest.mark.parametrize("eid,engine", ENGINES)

@@ -88,6 +88,7 @@ def test_problem_round_trip(open_pool):
         assert problem_maze(again) == m
 
 
+@pytest.mark.pddlgym
 def test_engines_block_monsters_collect_items_and_end_on_a_target(open_pool):
     """Grounded engine, PDDLGym's successor function and Maze.move agree step for step."""
     rng = np.random.default_rng(3)
