@@ -8,11 +8,11 @@ from svot.domains import SPECS, get_spec
 from svot.errors import ConfigError
 
 ENV_CLASSES = {
-    "maze": "svot.envs.maze:MazeEnv",
-    "frozenlake": "svot.envs.frozenlake:FrozenLakeEnv",
-    "sokoban": "svot.envs.sokoban:SokobanEnv",
-    "pacman": "svot.envs.pacman:PacmanEnv",
-    "gather": "svot.envs.gather:GatherEnv",
+    "maze": "svot.domains.maze.env:MazeEnv",
+    "frozenlake": "svot.domains.frozenlake.env:FrozenLakeEnv",
+    "sokoban": "svot.domains.sokoban.env:SokobanEnv",
+    "pacman": "svot.domains.pacman.env:PacmanEnv",
+    "gather": "svot.domains.gather.env:GatherEnv",
 }
 
 

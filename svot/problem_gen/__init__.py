@@ -18,9 +18,9 @@ their faster greedy collection plans, which are not always shortest).
 ``Generated.plan_optimal`` records whether a generated plan is a shortest one.
 
 How each domain is sampled and checked is documented in its module:
-:mod:`~svot.problem_gen.maze`, :mod:`~svot.problem_gen.frozenlake`,
-:mod:`~svot.problem_gen.sokoban`, :mod:`~svot.problem_gen.pacman`,
-:mod:`~svot.problem_gen.gather`.
+:mod:`~svot.domains.maze.generator`, :mod:`~svot.domains.frozenlake.generator`,
+:mod:`~svot.domains.sokoban.generator`, :mod:`~svot.domains.pacman.generator`,
+:mod:`~svot.domains.gather.generator`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,11 @@ import numpy as np
 from svot.domains import get_spec
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem
-from svot.problem_gen import frozenlake, gather, maze, pacman, sokoban
+from svot.domains.frozenlake import generator as frozenlake
+from svot.domains.gather import generator as gather
+from svot.domains.maze import generator as maze
+from svot.domains.pacman import generator as pacman
+from svot.domains.sokoban import generator as sokoban
 from svot.problem_gen.optimal import gather_plan, pacman_plan
 from svot.problem_gen.common import (
     DOMAINS,

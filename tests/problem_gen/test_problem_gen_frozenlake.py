@@ -7,7 +7,7 @@ import pytest
 from gymnasium.envs.toy_text.frozen_lake import generate_random_map
 
 from svot.problem_gen import generate
-from svot.problem_gen.frozenlake import sample_board
+from svot.domains.frozenlake.generator import sample_board
 
 
 @pytest.mark.parametrize("size", [4, 5, 6])

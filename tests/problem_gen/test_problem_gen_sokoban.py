@@ -17,7 +17,8 @@ from svot.domains import get_spec
 from svot.domains.grid import DELTAS, DIRECTIONS
 from svot.engine import bfs_plan, make_engine
 from svot.pddl import load_domain
-from svot.problem_gen import sokoban, solve
+from svot.domains.sokoban import generator as sokoban
+from svot.problem_gen import solve
 
 SPEC = get_spec("sokoban")
 

@@ -19,7 +19,7 @@ class MazeEnv(SVoTEnv):
     1 on reaching the goal, else 0.
 
     ## Starting State
-    A fresh solvable maze from :mod:`svot.problem_gen.maze` (wall density 0.3;
+    A fresh solvable maze from :mod:`svot.domains.maze.generator` (wall density 0.3;
     0.5 for the OOD ids), or the problem passed as ``reset(options={"problem": ...})``.
 
     ## Episode End
