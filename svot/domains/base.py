@@ -160,6 +160,22 @@ class DomainSpec:
         """A terminal state that is not the goal (FrozenLake's hole)."""
         return False
 
+    # --- envs and rendering: env class, vector env, sprites, ANSI characters, labels ------------
+
+    # (hooks of svot.envs / svot.render go here)
+
+    # --- generation and solving: the generator, its Table 5 row, the solver -------------------------
+
+    # (hooks of svot.problem_gen go here)
+
+    # --- the dataset: wording, distractor rules, Table 5 prediction counts -------------------------
+
+    # (hooks of svot.dataset go here)
+
+    # --- scoring: what svot.metrics asks of a domain -----------------------------------------------------
+
+    # (hooks of svot.metrics go here)
+
 
 def player_of(atoms) -> Cell:
     for a in atoms:
