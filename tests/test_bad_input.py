@@ -16,6 +16,7 @@ this file is the one place that lists them all, so the count below is the catalo
 from __future__ import annotations
 
 import errno
+import importlib
 import json
 import os
 import re
@@ -350,7 +351,10 @@ def _export_into_a_full_disk(tmp: Path):
         finally:
             writers._drop(tmp_file)
 
-    with mock.patch("svot.dataset.export.write_arrow", full):
+    # the module, not the name: svot.dataset's function `export` shadows its submodule, and Python
+    # 3.10's mock.patch resolves a dotted target by getattr (3.11+ imports it)
+    export_module = importlib.import_module("svot.dataset.export")
+    with mock.patch.object(export_module, "write_arrow", full):
         return _export(tmp / "out")
 
 
