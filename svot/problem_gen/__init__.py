@@ -109,17 +109,15 @@ def solve(
     """A goal-reaching plan (agent action ints) from a problem or a state dict, or None.
 
     Any registered domain can be solved. By default the plan is a shortest one
-    by breadth-first search on the grounded engine (actions tried in index
-    order), None when the goal is unreachable or more than ``max_states``
-    states would be needed (Maze, FrozenLake: FrozenLake's holes are absorbing,
-    so a plan never crosses one and a state in a hole has none). A domain may
-    name its own solver (``DomainSpec.solver_module``), which gets the same
-    options: Sokoban's search skips provably dead states unless
-    ``prune=False`` (same plan either way); Pacman and Gather return a shortest
-    plan (in agent actions) from :mod:`svot.problem_gen.optimal`, None past its
-    limits (more than ``optimal.MAX_ITEMS`` coins; more than ``max_states``
-    Gather search states), or with ``greedy=True`` their greedy plan instead
-    (never None, not necessarily shortest).
+    by breadth-first search on the grounded engine (:func:`breadth_first_plan`:
+    actions tried in index order), None when the goal is unreachable or more
+    than ``max_states`` states would be needed; a state the PDDL makes
+    absorbing (FrozenLake's holes) has no plan through it. A domain may name its
+    own solver (``DomainSpec.solver_module``, see its ``solver.py``), which gets
+    the same options: ``prune=False`` turns off a solver's skipping of provably
+    dead states (Sokoban; the plan is the same either way), ``greedy=True`` asks
+    for a solver's faster plan that is not always shortest (Pacman, Gather:
+    never None), and ``max_states`` caps its search (None past it).
     """
     spec = get_spec(domain)
     if isinstance(problem_or_state, Problem):
