@@ -24,7 +24,7 @@ from svot.envs.registration import ENV_CLASSES, env_id, max_episode_steps
 from svot.errors import ConfigError
 from svot.pddl import load_domain
 from svot.pddl.problem import remember_domain
-from svot.problem_gen import register_generator
+from svot.problem_gen import register_generator, unregister_generator
 
 
 def register_domain(spec: DomainSpec, generator, *, env_class: type[SVoTEnv] | None = None) -> list[str]:
@@ -52,7 +52,6 @@ def register_domain(spec: DomainSpec, generator, *, env_class: type[SVoTEnv] | N
 def unregister_domain(name: str) -> None:
     """Undo :func:`register_domain` (the spec, the generator and the env ids)."""
     from svot.domains import SPECS
-    from svot.problem_gen import _MODULES, PARAMS
 
     spec = SPECS.get(name)
     if spec is not None:
@@ -61,5 +60,4 @@ def unregister_domain(name: str) -> None:
                 gym.registry.pop(env_id(name, size, split), None)
     SPECS.pop(name, None)
     ENV_CLASSES.pop(name, None)
-    _MODULES.pop(name, None)
-    PARAMS.pop(name, None)
+    unregister_generator(name)

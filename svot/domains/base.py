@@ -165,8 +165,40 @@ class DomainSpec:
     # (hooks of svot.envs / svot.render go here)
 
     # --- generation and solving: the generator, its Table 5 row, the solver -------------------------
+    # Read by svot.problem_gen (generate, sampling_params, solve, PARAMS). The generator and the solver
+    # are named by module path, not imported: they import svot.problem_gen, which imports this registry.
 
-    # (hooks of svot.problem_gen go here)
+    # Module with ``generate(size, split, rng) -> Generated`` and ``sampling_params(size, split)``,
+    # imported by svot.problem_gen on first use. None: the generator is registered instead
+    # (svot.extend.register_domain(spec, generator) calls svot.problem_gen.register_generator).
+    generator_module: ClassVar[str | None] = None
+
+    # Table 5's sampling parameters (ID and OOD values: densities, counts), as data; the sizes are
+    # ``sizes``. svot.problem_gen.PARAMS[name] is {"sizes": sizes, **table5}. A new domain has none.
+    table5: ClassVar[dict[str, Any]] = {}
+
+    # True when every layout the generator draws is solvable without a search (its own check, or no
+    # obstacles): generate(..., plan=False) then calls the generator's generate(..., plan=False),
+    # which skips planning. False: the generator always plans (its solvability *is* the search).
+    plan_optional: ClassVar[bool] = False
+
+    # Module with ``solve(problem, state, *, max_states, prune, greedy) -> list[int] | None``, which
+    # svot.problem_gen.solve calls (``state`` is the problem's initial state dict). None: a shortest
+    # plan by breadth-first search on the grounded engine, which works for any domain.
+    solver_module: ClassVar[str | None] = None
+
+    def item_layout(self, size: int, player: Cell, items: list[Cell]) -> dict:
+        """A state dict with the player on ``player`` and one item on each of ``items``.
+
+        For collect-everything domains (a move sweeps the items on the cells it
+        crosses): :func:`svot.problem_gen.optimal.move_table` probes the engine's
+        moves from such layouts. No default: other domains have no items.
+        """
+        raise ConfigError(f"domain {self.name!r} has no item_layout hook: svot.problem_gen.optimal's move table needs it")
+
+    def item_cells(self, state: dict) -> list[Cell]:
+        """The cells of the items left in ``state`` (see :meth:`item_layout`)."""
+        raise ConfigError(f"domain {self.name!r} has no item_cells hook: svot.problem_gen.optimal's move table needs it")
 
     # --- the dataset: wording, distractor rules, Table 5 prediction counts -------------------------
 

@@ -1,26 +1,28 @@
-"""Problem samplers for the five SVoT domains, with Table 5's parameters.
+"""Problem samplers for the SVoT domains, with Table 5's parameters.
 
 ``generate(domain, size, split, rng)`` draws one solvable problem and a plan
 that reaches its goal::
 
     import numpy as np
-    from svot.problem_gen import generate
-    g = generate("sokoban", 6, "ood", np.random.default_rng(0))
+    from svot.problem_gen import DOMAINS, generate
+    g = generate(DOMAINS[0], 6, "ood", np.random.default_rng(0))
     g.problem.to_pddl(); g.plan; g.state; g.params
 
 All randomness comes from the ``numpy.random.Generator`` passed in, so the same
 seed gives the same problems in any process, whatever ``PYTHONHASHSEED``.
-``PARAMS`` holds Table 5's sampling parameters (ID and OOD values) as data.
-``solve(domain, problem_or_state)`` returns a shortest plan: breadth-first
-search on the grounded engine for Maze, FrozenLake and Sokoban, and
-:mod:`~svot.problem_gen.optimal` for Pacman and Gather (``greedy=True`` gives
-their faster greedy collection plans, which are not always shortest).
-``Generated.plan_optimal`` records whether a generated plan is a shortest one.
+``PARAMS`` is a read-only view of Table 5's sampling parameters (ID and OOD
+values), each domain's ``DomainSpec.table5`` with its ``sizes``.
+``solve(domain, problem_or_state)`` returns a plan: the domain's solver
+(``DomainSpec.solver_module``) if it names one, otherwise a shortest plan by
+breadth-first search on the grounded engine, which works for any domain,
+including one registered from outside. ``Generated.plan_optimal`` records
+whether a generated plan is a shortest one.
 
-How each domain is sampled and checked is documented in its module:
-:mod:`~svot.domains.maze.generator`, :mod:`~svot.domains.frozenlake.generator`,
-:mod:`~svot.domains.sokoban.generator`, :mod:`~svot.domains.pacman.generator`,
-:mod:`~svot.domains.gather.generator`.
+Nothing here is any one domain's: each domain's folder ``svot/domains/<name>/``
+holds its sampler (``generator.py``, named by ``DomainSpec.generator_module``),
+its Table 5 row (``table5.py``) and, where it has one, its solver
+(``solver.py``). :mod:`svot.problem_gen.registry` says which domains can be
+sampled.
 """
 
 from __future__ import annotations
@@ -28,15 +30,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from svot.domains import get_spec
+from svot.domains import DomainSpec, get_spec
+from svot.engine import bfs_plan
 from svot.errors import ConfigError, ProblemError
-from svot.pddl import Problem
-from svot.domains.frozenlake import generator as frozenlake
-from svot.domains.gather import generator as gather
-from svot.domains.maze import generator as maze
-from svot.domains.pacman import generator as pacman
-from svot.domains.sokoban import generator as sokoban
-from svot.problem_gen.optimal import gather_plan, pacman_plan
+from svot.pddl import Problem, load_domain
+from svot.problem_gen import registry
 from svot.problem_gen.common import (
     DOMAINS,
     PARAMS,
@@ -49,27 +47,20 @@ from svot.problem_gen.common import (
     shared_grounding,
 )
 
-_MODULES = {
-    "maze": maze,
-    "frozenlake": frozenlake,
-    "sokoban": sokoban,
-    "pacman": pacman,
-    "gather": gather,
-}
-
 
 def register_generator(domain: str, module, *, sizes: tuple[int, ...]) -> None:
-    """Add a sampler for a new domain.
+    """Add a sampler for a new domain (it wins over a ``generator_module`` its spec names).
 
     ``module`` is any object with ``generate(size, split, rng) -> Generated``
-    (and optionally ``sampling_params(size, split)``), like the modules here;
-    ``sizes`` are the domain's nominal sizes.
+    (and optionally ``sampling_params(size, split)``), like the domains'
+    generator modules; ``sizes`` are the domain's nominal sizes.
     """
-    key = str(domain).lower()
-    if not callable(getattr(module, "generate", None)):
-        raise ConfigError(f"generator for {domain!r} has no generate(size, split, rng) function")
-    PARAMS[key] = {"sizes": tuple(sizes)}
-    _MODULES[key] = module
+    registry.register(domain, module, sizes)
+
+
+def unregister_generator(domain: str) -> None:
+    """Undo :func:`register_generator` (a built-in domain keeps its spec's generator)."""
+    registry.unregister(domain)
 
 
 def generate(
@@ -78,26 +69,33 @@ def generate(
     """One solvable problem of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters.
 
     ``plan=False`` lets a domain whose layouts are solvable without a search
-    (FrozenLake: the sampler's path check; Pacman, Gather: every layout) skip
-    planning: its ``Generated.plan`` is then ``None`` (:func:`solve` gives the
-    same plan later). The problem, and the draws taken from ``rng``, are the same
-    either way. Maze and Sokoban, whose solvability *is* the search, always plan.
+    (``DomainSpec.plan_optional``: FrozenLake's path check; Pacman, Gather:
+    every layout) skip planning: its ``Generated.plan`` is then ``None``
+    (:func:`solve` gives the same plan later). The problem, and the draws taken
+    from ``rng``, are the same either way. Other domains, whose solvability
+    *is* the search, always plan.
 
     Raises :class:`~svot.errors.ConfigError` for an unknown domain, split, or a
     size outside Table 5 (unless ``allow_any_size=True``; sizes below 2 never).
     """
     domain, size, split = check_args(domain, size, split, allow_any_size)
     check_rng(rng)
-    module = _MODULES[domain]
-    if not plan and getattr(module, "PLAN_OPTIONAL", False):
-        return module.generate(size, split, rng, plan=False)
-    return module.generate(size, split, rng)
+    generator = registry.generator(domain)
+    if not plan and registry.plan_optional(domain):
+        return generator.generate(size, split, rng, plan=False)
+    return generator.generate(size, split, rng)
 
 
 def sampling_params(domain: str, size: int, split: str, *, allow_any_size: bool = False) -> dict:
-    """The fixed parameters ``generate`` uses (densities, counts; Sokoban's block range)."""
+    """The fixed parameters ``generate`` uses (densities, counts; Sokoban's block range).
+
+    ``{}`` for a registered generator without ``sampling_params`` (it is optional there).
+    """
     domain, size, split = check_args(domain, size, split, allow_any_size)
-    return _MODULES[domain].sampling_params(size, split)
+    generator = registry.generator(domain)
+    if not hasattr(generator, "sampling_params"):
+        return {}
+    return generator.sampling_params(size, split)
 
 
 def solve(
@@ -110,20 +108,18 @@ def solve(
 ) -> list[int] | None:
     """A goal-reaching plan (agent action ints) from a problem or a state dict, or None.
 
-    Maze, FrozenLake, Sokoban: a shortest plan by breadth-first search on the
-    grounded engine (actions tried in index order), None when the goal is
-    unreachable or more than ``max_states`` states would be needed. Sokoban's
-    search skips provably dead states unless ``prune=False`` (same plan either
-    way). FrozenLake never plans through a hole; from a state already in a hole
-    there is no plan. Pacman, Gather: a shortest plan (in agent actions) from
-    :mod:`svot.problem_gen.optimal`, None past its limits (more than
-    ``optimal.MAX_ITEMS`` coins; more than ``max_states`` Gather search states);
-    with ``greedy=True`` their modules' greedy plan instead (never None, not
-    necessarily shortest).
+    Any registered domain can be solved. By default the plan is a shortest one
+    by breadth-first search on the grounded engine (:func:`breadth_first_plan`:
+    actions tried in index order), None when the goal is unreachable or more
+    than ``max_states`` states would be needed; a state the PDDL makes
+    absorbing (FrozenLake's holes) has no plan through it. A domain may name its
+    own solver (``DomainSpec.solver_module``, see its ``solver.py``), which gets
+    the same options: ``prune=False`` turns off a solver's skipping of provably
+    dead states (Sokoban; the plan is the same either way), ``greedy=True`` asks
+    for a solver's faster plan that is not always shortest (Pacman, Gather:
+    never None), and ``max_states`` caps its search (None past it).
     """
     spec = get_spec(domain)
-    if spec.name not in _MODULES:
-        raise ConfigError(f"no solver for domain {domain!r}; choose one of {', '.join(DOMAINS)}")
     if isinstance(problem_or_state, Problem):
         problem = problem_or_state
         if problem.domain != spec.name:
@@ -141,28 +137,34 @@ def solve(
             raise ProblemError(f"{spec.name} state has no {exc.args[0]!r} field") from None
     else:
         raise ConfigError(f"solve() takes a svot.pddl.Problem or a state dict, got {type(problem_or_state).__name__}")
-    if spec.name == "maze":
-        grounding = shared_grounding("maze", size)
+    solver = registry.solver(spec)
+    if solver is None:
+        return breadth_first_plan(spec, problem, size, max_states=max_states)
+    return solver.solve(problem, state, max_states=max_states, prune=prune, greedy=greedy)
+
+
+def breadth_first_plan(spec: DomainSpec, problem: Problem, size: int, *, max_states: int = 1_000_000) -> list[int] | None:
+    """A shortest plan by breadth-first search on the engine (actions in index order), or None.
+
+    The default solver. On the grounding every problem of the size shares when
+    the compiled engine runs the domain; otherwise (PDDL beyond it, stepped by
+    PDDLGym) the same search on the spec's engine.
+    """
+    if load_domain(spec.pddl).unsupported is None:
+        grounding = shared_grounding(spec.name, size)
         bound = grounding.bind(problem)
         return grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg, max_states=max_states).plan
-    if spec.name == "frozenlake":
-        return frozenlake.bfs_plan(problem, size, max_states=max_states)
-    if spec.name == "sokoban":
-        return sokoban.search(problem, state, prune=prune, max_states=max_states).plan
-    if spec.name == "pacman":
-        coins = state["coins"]
-        player = tuple(state["player"])
-        return pacman.greedy_plan(size, player, coins) if greedy else pacman_plan(size, player, coins)
-    balls = [b for where in state["balls"].values() for b in where]
-    player = tuple(state["player"])
-    if greedy:
-        return gather.greedy_plan(size, player, balls)
-    return gather_plan(size, player, balls, max_states=max_states)
+    engine = spec.make_engine(problem)
+    keys = [spec.action_key(a, size) for a in range(spec.n_actions(size))]
+    actions = list(range(len(keys)))
+    return bfs_plan(engine.initial(), lambda s, a: engine.step(s, keys[a]), actions, engine.is_goal, max_states=max_states)
 
 
 __all__ = [
     "DOMAINS",
+    "breadth_first_plan",
     "register_generator",
+    "unregister_generator",
     "PARAMS",
     "SPLITS",
     "Generated",

@@ -1,4 +1,4 @@
-"""What every problem sampler shares: Table 5's parameters, counts, names, and search.
+"""What every problem sampler shares: argument checks, counts, names, and search.
 
 Search and plan verification run on ground actions from the grounded engine
 (:class:`svot.engine.GroundTask`); nothing here knows a domain's rules. To avoid
@@ -36,46 +36,13 @@ from svot.domains.grid import DELTAS, DIRECTIONS, Cell, inside
 from svot.engine.grounded import GroundTask
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain
+from svot.problem_gen import registry
 
 SPLITS = ("id", "ood")
 
-# Table 5 of the SVoT paper (ID → OOD), as data. Densities are fractions of the
-# grid's cells; see :func:`count_for` for how they become counts.
-PARAMS: dict[str, dict[str, Any]] = {
-    "maze": {
-        "sizes": (5, 6, 7),
-        "wall_density": {"id": 0.3, "ood": 0.5},
-    },
-    "frozenlake": {
-        "sizes": (4, 5, 6),
-        "hole_density": {"id": 0.2, "ood": 0.4},
-    },
-    "sokoban": {
-        "sizes": (4, 5, 6),
-        "wall_density": {"id": 0.2, "ood": 0.3},
-        # (min, max) number of blocks, inclusive. Table 5 leaves size 6 blank:
-        # we assume size 5's values (1–2 → 3).
-        "blocks": {
-            4: {"id": (1, 2), "ood": (2, 2)},
-            5: {"id": (1, 2), "ood": (3, 3)},
-            6: {"id": (1, 2), "ood": (3, 3)},
-        },
-    },
-    "pacman": {
-        "sizes": (4, 5, 6),
-        "coin_density": {"id": 0.3, "ood": 0.5},
-    },
-    "gather": {
-        "sizes": (4, 5, 6),
-        "ball_density": {"id": 0.3, "ood": 0.5},
-        "colours": {
-            4: ("red", "green"),
-            5: ("red", "green", "blue"),
-            6: ("red", "green", "blue", "yellow"),
-        },
-    },
-}
-DOMAINS = tuple(PARAMS)
+# Table 5's sampling parameters are each domain's (``spec.table5``); PARAMS is a read-only view of them.
+PARAMS = registry.PARAMS
+DOMAINS = registry.DOMAINS
 
 
 @dataclass(frozen=True)
@@ -87,7 +54,7 @@ class Generated:
     ``Discrete`` actions) verified to reach the goal in the grounded engine
     (``None`` when ``generate(..., plan=False)`` skipped planning);
     ``plan_optimal`` says whether ``plan`` is a shortest plan (breadth-first
-    search, or :mod:`svot.problem_gen.optimal` for Pacman and Gather); it is
+    search, or the domain's solver: ``DomainSpec.solver_module``); it is
     False only for a greedy fallback beyond the optimal solvers' limits.
     ``params`` holds the sampling parameters actually used (densities, counts,
     and ``attempts``: how many layouts were drawn until this one was kept;
@@ -109,9 +76,9 @@ class Generated:
 # --- arguments -------------------------------------------------------------------
 def check_args(domain: str, size: Any, split: Any, allow_any_size: bool = False) -> tuple[str, int, str]:
     key = str(domain).lower()
-    if key not in PARAMS:
-        raise ConfigError(f"unknown domain {domain!r}; choose one of {', '.join(PARAMS)}")
-    sizes = PARAMS[key]["sizes"]
+    if not registry.is_known(key):
+        raise ConfigError(f"unknown domain {domain!r}; choose one of {', '.join(registry.domains())}")
+    sizes = registry.sizes(key)
     if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
         raise ConfigError(f"{key} size must be an int, got {size!r}; Table 5 sizes are {', '.join(map(str, sizes))}")
     size = int(size)
@@ -133,7 +100,7 @@ def check_rng(rng: Any) -> np.random.Generator:
 
 def nearest_table_size(domain: str, size: int) -> int:
     """The Table 5 size whose per-size parameters a non-Table size borrows."""
-    sizes = PARAMS[domain]["sizes"]
+    sizes = registry.sizes(domain)
     return min(sizes, key=lambda s: (abs(s - size), -s))
 
 

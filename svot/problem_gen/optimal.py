@@ -1,29 +1,32 @@
-"""Shortest plans for the collect-everything domains (Pacman, Gather), derived from the engine.
+"""Shortest plans for collect-everything domains, derived from the engine.
 
 Plain breadth-first search over the engine's states is exact but too slow
 here: a 6×6 Pacman with 18 coins has millions of (cell, coins left) states, and
-a 6×6 OOD Gather took 213 s to search (1.07 M states). Both domains have the
-same shape: an agent action moves the player and removes the items (coins,
-balls) on the cells it sweeps, and items never block a move. So the search runs
-on a *move table* instead: for every cell and agent action, the destination and
-the swept cells, read off the compiled engine by probing (one step from a board
-full of items and one from an empty board; the two must agree on the
+a 6×6 OOD Gather took 213 s to search (1.07 M states). Such domains have one
+shape: an agent action moves the player and removes the items (coins, balls) on
+the cells it sweeps, and items never block a move. So the search runs on a
+*move table* instead: for every cell and agent action, the destination and the
+swept cells, read off the compiled engine by probing (one step from a board
+full of items and one from an empty board, built by the spec's
+``item_layout`` hook and read back by ``item_cells``; the two must agree on the
 destination, which checks that items do not block). Nothing about the rules is
 written here; what the table cannot express raises :class:`ProblemError`.
 
-- :func:`pacman_plan`: each move sweeps exactly its destination, so a plan is a
-  walk and its length is the sum of shortest-path distances between the items
-  in the order they are first reached; the Held-Karp dynamic programme over
-  item subsets finds the best order exactly (numpy, 2^k × k cells).
-- :func:`gather_plan`: A* over (cell, items left) with an admissible,
-  consistent heuristic: each move sweeps cells of one row or one column (checked
-  on the table), so at least as many moves remain as the minimum number of rows
-  and columns covering the remaining balls (a minimum vertex cover of the
+- :func:`held_karp_plan`: for domains whose moves each sweep exactly their
+  destination (Pacman), a plan is a walk and its length is the sum of
+  shortest-path distances between the items in the order they are first
+  reached; the Held-Karp dynamic programme over item subsets finds the best
+  order exactly (numpy, 2^k × k cells).
+- :func:`line_cover_plan`: for domains whose moves sweep cells of one row or
+  one column (Gather), A* over (cell, items left) with an admissible,
+  consistent heuristic: at least as many moves remain as the minimum number of
+  rows and columns covering the remaining items (a minimum vertex cover of the
   row/column bipartite graph, by König's theorem its maximum matching).
 
 Both return ``None`` beyond their limits (more items than ``MAX_ITEMS``, more
 than ``max_states`` A* states); callers then fall back to a greedy plan labelled
-``plan_optimal=False``. ``tests/problem_gen/test_optimal.py`` checks the lengths
+``plan_optimal=False``. The domains' solvers (``svot/domains/<name>/solver.py``)
+call them; ``tests/problem_gen/test_problem_gen_optimal.py`` checks the lengths
 against a brute-force breadth-first search over the engine's own step function.
 """
 
@@ -32,44 +35,20 @@ from __future__ import annotations
 import functools
 import heapq
 from collections import deque
-from typing import Callable
-
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.gather import colours_for
 from svot.domains.grid import Cell, cells
 from svot.errors import ProblemError
 from svot.problem_gen.common import shared_grounding
 
 MAX_ITEMS = 20  # Held-Karp holds 2^k × k distances: 20 items is 21 M int16 (42 MB)
 
-# per domain: (layout with the player at a cell and items on the given cells, items of a state dict)
-ItemCodec = tuple[Callable[[int, Cell, list], dict], Callable[[dict], list]]
-
-
-def _pacman_layout(size: int, player: Cell, items: list) -> dict:
-    return {"domain": "pacman", "size": size, "player": list(player), "coins": [list(c) for c in sorted(items)]}
-
-
-def _gather_layout(size: int, player: Cell, items: list) -> dict:
-    colours = colours_for(size)  # the probe puts every ball in the first colour: moves ignore colours
-    balls = {c: ([list(x) for x in sorted(items)] if i == 0 else []) for i, c in enumerate(colours)}
-    return {"domain": "gather", "size": size, "player": list(player), "balls": balls}
-
-
-CODECS: dict[str, ItemCodec] = {
-    "pacman": (_pacman_layout, lambda s: [tuple(c) for c in s["coins"]]),
-    "gather": (_gather_layout, lambda s: [tuple(b) for where in s["balls"].values() for b in where]),
-}
-
-
 @functools.lru_cache(maxsize=None)
 def move_table(domain: str, size: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """Per cell index (row-major): ``(action, destination index, swept-cells bitmask)`` for the
     actions that apply, in action order; read off the compiled engine."""
     spec = get_spec(domain)
-    layout_of, items_of = CODECS[domain]
     grounding = shared_grounding(domain, size)
     stepper = grounding.stepper
     n_actions = spec.n_actions(size)
@@ -78,8 +57,8 @@ def move_table(domain: str, size: int) -> tuple[tuple[tuple[int, int, int], ...]
     table = []
     for here in all_cells:
         others = [c for c in all_cells if c != here]
-        full = grounding.bind(spec.problem_from_state(layout_of(size, here, others), "probe-full"))
-        empty = grounding.bind(spec.problem_from_state(layout_of(size, here, []), "probe-empty"))
+        full = grounding.bind(spec.problem_from_state(spec.item_layout(size, here, others), "probe-full"))
+        empty = grounding.bind(spec.problem_from_state(spec.item_layout(size, here, []), "probe-empty"))
         row = []
         for a in range(n_actions):
             s_full, ok_full = stepper.step(full.init, a)
@@ -92,7 +71,7 @@ def move_table(domain: str, size: int) -> tuple[tuple[tuple[int, int, int], ...]
             dest = tuple(after_full["player"])
             if dest != tuple(after_empty["player"]):
                 raise ProblemError(f"{domain} {size}x{size}: items change where action {a} leads from {here}")
-            swept = set(others) - set(items_of(after_full))
+            swept = set(others) - set(spec.item_cells(after_full))
             row.append((a, index[dest], sum(1 << index[c] for c in swept)))
         table.append(tuple(row))
     return tuple(table)
@@ -115,15 +94,15 @@ def _cell_paths(table, start: int) -> dict[int, tuple[int, int | None, int | Non
     return out
 
 
-def pacman_plan(size: int, player: Cell, coins) -> list[int] | None:
-    """A shortest plan eating every coin (Held-Karp over the coins), or None beyond ``MAX_ITEMS``."""
-    table = move_table("pacman", size)
+def held_karp_plan(domain: str, size: int, player: Cell, items) -> list[int] | None:
+    """A shortest plan sweeping every item (Held-Karp over the items), or None beyond ``MAX_ITEMS``."""
+    table = move_table(domain, size)
     for row in table:
         for _a, dest, swept in row:
             if swept != 1 << dest:
-                raise ProblemError("pacman_plan needs moves that sweep exactly their destination")
+                raise ProblemError(f"{domain}: held_karp_plan needs moves that sweep exactly their destination")
     start = player[0] * size + player[1]
-    targets = sorted({r * size + c for r, c in (tuple(x) for x in coins)} - {start})
+    targets = sorted({r * size + c for r, c in (tuple(x) for x in items)} - {start})
     k = len(targets)
     if k == 0:
         return []
@@ -139,8 +118,8 @@ def pacman_plan(size: int, player: Cell, coins) -> list[int] | None:
         for j, q in enumerate(targets):
             dist[i, j] = trees[p].get(q, (inf,))[0]
     if (first >= inf).any():
-        return None  # a coin out of reach: no plan
-    # dp[mask, j]: shortest walk from the player reaching the coins of mask first, ending on coin j
+        return None  # an item out of reach: no plan
+    # dp[mask, j]: shortest walk from the player reaching the items of mask first, ending on item j
     full = (1 << k) - 1
     dp = np.full((1 << k, k), inf, dtype=np.int16)
     bit = 1 << np.arange(k)
@@ -204,16 +183,16 @@ def _min_line_cover(mask: int, size: int) -> int:
     return sum(1 for r in range(size) if adj[r] and augment(r, set()))
 
 
-def gather_plan(size: int, player: Cell, balls, max_states: int = 2_000_000) -> list[int] | None:
-    """A plan with the fewest agent moves collecting every ball (A*), or None past ``max_states``."""
-    table = move_table("gather", size)
+def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int = 2_000_000) -> list[int] | None:
+    """A plan with the fewest agent moves sweeping every item (A*), or None past ``max_states``."""
+    table = move_table(domain, size)
     row_of = [(1 << size) - 1 << (r * size) for r in range(size)]
     col_of = [sum(1 << (r * size + c) for r in range(size)) for c in range(size)]
     for row in table:
         for _a, _dest, swept in row:
             if swept and not any(swept & ~line == 0 for line in row_of + col_of):
-                raise ProblemError("gather_plan needs moves that sweep cells of one row or one column")
-    start = (player[0] * size + player[1], _items_mask(balls, size))
+                raise ProblemError(f"{domain}: line_cover_plan needs moves that sweep cells of one row or one column")
+    start = (player[0] * size + player[1], _items_mask(items, size))
     h_cache: dict[int, int] = {}
 
     def h(mask: int) -> int:
@@ -251,4 +230,4 @@ def gather_plan(size: int, player: Cell, balls, max_states: int = 2_000_000) -> 
     return None
 
 
-__all__ = ["MAX_ITEMS", "gather_plan", "move_table", "pacman_plan"]
+__all__ = ["MAX_ITEMS", "held_karp_plan", "line_cover_plan", "move_table"]

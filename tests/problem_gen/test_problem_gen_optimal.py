@@ -17,7 +17,9 @@ import pytest
 from svot.domains import get_spec
 from svot.problem_gen import generate, solve
 from svot.problem_gen.common import shared_grounding
-from svot.problem_gen.optimal import gather_plan, move_table, pacman_plan
+from svot.domains.gather.solver import gather_plan
+from svot.domains.pacman.solver import pacman_plan
+from svot.problem_gen.optimal import move_table
 
 
 def brute_force_length(domain: str, problem) -> int:

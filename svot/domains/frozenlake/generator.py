@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from svot.domains import get_spec
+from svot.domains.frozenlake.table5 import TABLE5
 from svot.errors import ProblemError
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
-    PARAMS,
     Generated,
     cells_list,
     finish,
@@ -31,11 +31,10 @@ from svot.problem_gen.common import (
 )
 
 DOMAIN = "frozenlake"
-PLAN_OPTIONAL = True  # the board's path check proves solvability; generate(plan=False) skips the BFS
 
 
 def sampling_params(size: int, split: str) -> dict:
-    return {"hole_density": PARAMS[DOMAIN]["hole_density"][split]}
+    return {"hole_density": TABLE5["hole_density"][split]}
 
 
 def sample_board(size: int, density: float, rng: np.random.Generator) -> tuple[np.ndarray, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name, parse_cell
+from svot.domains.frozenlake.table5 import TABLE5
 
 
 class FrozenLakeSpec(DomainSpec):
@@ -61,6 +62,11 @@ class FrozenLakeSpec(DomainSpec):
 
     def is_failure(self, state: dict) -> bool:
         return state["status"] == "fell"
+
+    # --- generation and solving ---
+    generator_module = "svot.domains.frozenlake.generator"
+    table5 = TABLE5
+    plan_optional = True  # the sampler's path check proves a board solvable; planning is BFS (the default solver)
 
 
 def tile_and_status(player, holes, goal, start) -> tuple[str, str]:

@@ -13,9 +13,10 @@ off Table 5) the condition is dropped.
 
 Solvability and plan. There are no walls, so every layout is solvable. The plan
 has the fewest agent moves (one move = one env step, however many cells it
-crosses), from :func:`svot.problem_gen.optimal.gather_plan` (A* on a move table
-read off the engine; ``Generated.plan_optimal`` is True). Only when that search
-passes its state limit (off Table 5) is the plan the greedy one, labelled
+crosses), from :func:`svot.domains.gather.solver.gather_plan` (A* on a move
+table read off the engine; ``Generated.plan_optimal`` is True). Only when that
+search passes its state limit (off Table 5) is the plan the greedy one
+(:func:`~svot.domains.gather.solver.greedy_plan`), labelled
 ``plan_optimal=False``: if some single move
 (k cells in one direction, inside the grid) collects balls, take the one that
 collects the most (ties: shorter k, then up, down, left, right); otherwise
@@ -31,11 +32,12 @@ import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.gather import colours_for
-from svot.domains.grid import DELTAS, DIRECTIONS, Cell
+from svot.domains.gather.solver import gather_plan, greedy_plan
+from svot.domains.gather.table5 import TABLE5
+from svot.domains.grid import Cell
 from svot.errors import ConfigError
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
-    PARAMS,
     Generated,
     attempts_exhausted,
     cells_list,
@@ -43,17 +45,16 @@ from svot.problem_gen.common import (
     finish,
     index_cell,
 )
-from svot.problem_gen.optimal import gather_plan
 
 DOMAIN = "gather"
 
 
 def colours_of(size: int) -> tuple[str, ...]:
-    return tuple(PARAMS[DOMAIN]["colours"].get(size, colours_for(size)))
+    return tuple(TABLE5["colours"].get(size, colours_for(size)))
 
 
 def sampling_params(size: int, split: str) -> dict:
-    density = PARAMS[DOMAIN]["ball_density"][split]
+    density = TABLE5["ball_density"][split]
     balls = count_for(density, size * size - 1)
     if balls < 1:
         raise ConfigError(f"gather {size}x{size} {split}: density {density} gives no ball")
@@ -76,43 +77,6 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> tuple[dict
     balls = {c: cells_list(cell for cell, j in zip(where, draw.tolist()) if j == i) for i, c in enumerate(colours)}
     layout = {"domain": DOMAIN, "size": size, "player": list(index_cell(perm[0], size)), "balls": balls}
     return layout, attempt
-
-
-def _entered(pos: Cell, d: str, k: int) -> list[Cell]:
-    dr, dc = DELTAS[d]
-    return [(pos[0] + dr * i, pos[1] + dc * i) for i in range(1, k + 1)]
-
-
-def greedy_plan(size: int, player: Cell, balls) -> list[int]:
-    """See the module docstring. ``balls``: cells of the remaining balls (any colour)."""
-    remaining = {tuple(b) for b in balls}
-    pos = tuple(player)
-    plan: list[int] = []
-    while remaining:
-        best = None  # (collected, action, destination, cells)
-        for k in range(1, size):
-            for di, d in enumerate(DIRECTIONS):
-                cells = _entered(pos, d, k)
-                r, c = cells[-1]
-                if not (0 <= r < size and 0 <= c < size):
-                    continue
-                got = sum(1 for x in cells if x in remaining)
-                if got and (best is None or got > best[0]):
-                    best = (got, 4 * (k - 1) + di, cells[-1], cells)
-        if best is None:
-            target = min(remaining, key=lambda b: (abs(b[0] - pos[0]) + abs(b[1] - pos[1]), b))
-            dr = target[0] - pos[0]
-            d = "down" if dr > 0 else "up"
-            k = abs(dr)
-            cells = _entered(pos, d, k)
-            best = (0, 4 * (k - 1) + DIRECTIONS.index(d), cells[-1], cells)
-        _got, action, pos, cells = best
-        remaining.difference_update(cells)
-        plan.append(action)
-    return plan
-
-
-PLAN_OPTIONAL = True  # every layout is solvable; generate(plan=False) skips the greedy plan
 
 
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from svot.domains.base import DomainSpec, Field, add_kind
 from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
 from svot.errors import ActionError
+from svot.domains.gather.table5 import TABLE5
 
 COLOURS = ("red", "green", "blue", "yellow")
 COLOURS_BY_SIZE = {4: COLOURS[:2], 5: COLOURS[:3], 6: COLOURS[:4]}
@@ -111,6 +112,20 @@ class GatherSpec(DomainSpec):
                 add_kind(out, b, f"ball_{colour}")
         add_kind(out, state["player"], "player")
         return out
+
+    # --- generation and solving ---
+    generator_module = "svot.domains.gather.generator"
+    table5 = TABLE5
+    plan_optional = True  # no walls: every layout is solvable
+    solver_module = "svot.domains.gather.solver"  # A* with a row/column cover bound (or the greedy plan)
+
+    def item_layout(self, size: int, player, items) -> dict:
+        colours = colours_for(size)  # every ball in the first colour: moves ignore colours
+        balls = {c: ([list(x) for x in sorted(items)] if i == 0 else []) for i, c in enumerate(colours)}
+        return {"domain": self.name, "size": size, "player": list(player), "balls": balls}
+
+    def item_cells(self, state: dict) -> list:
+        return [tuple(b) for where in state["balls"].values() for b in where]
 
 
 def _colour_order(c: str) -> tuple:

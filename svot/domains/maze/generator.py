@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from svot.domains import get_spec
+from svot.domains.maze.table5 import TABLE5
 from svot.errors import ConfigError
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
-    PARAMS,
     Generated,
     attempts_exhausted,
     cells_list,
@@ -32,7 +32,7 @@ DOMAIN = "maze"
 
 
 def sampling_params(size: int, split: str) -> dict:
-    density = PARAMS[DOMAIN]["wall_density"][split]
+    density = TABLE5["wall_density"][split]
     walls = count_for(density, size * size)
     if size * size - walls < 2:
         raise ConfigError(f"maze {size}x{size} {split}: {walls} walls leave no room for a player and a goal")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name, parse_cell
+from svot.domains.maze.table5 import TABLE5
 
 
 class MazeSpec(DomainSpec):
@@ -40,3 +41,7 @@ class MazeSpec(DomainSpec):
         add_kind(out, state["goal"], "goal")
         add_kind(out, state["player"], "player")
         return out
+
+    # --- generation and solving ---
+    generator_module = "svot.domains.maze.generator"
+    table5 = TABLE5

@@ -7,9 +7,10 @@ the cells.
 
 Solvability and plan. There are no walls, so every cell is reachable and every
 layout is solvable. The plan is a shortest one, from
-:func:`svot.problem_gen.optimal.pacman_plan` (Held-Karp over the coins on a move
-table read off the engine; ``Generated.plan_optimal`` is True). Only beyond
-``optimal.MAX_ITEMS`` coins (off Table 5) is it the greedy plan, labelled
+:func:`svot.domains.pacman.solver.pacman_plan` (Held-Karp over the coins on a
+move table read off the engine; ``Generated.plan_optimal`` is True). Only beyond
+``svot.problem_gen.optimal.MAX_ITEMS`` coins (off Table 5) is it the greedy plan
+(:func:`~svot.domains.pacman.solver.greedy_plan`), labelled
 ``plan_optimal=False``: breadth-first search over cells (single-cell moves,
 tried up, down, left, right) from the player to the nearest remaining coin
 (ties broken row-major), follow that path (eating any coin it crosses), repeat
@@ -23,24 +24,16 @@ import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.grid import Cell
+from svot.domains.pacman.solver import greedy_plan, pacman_plan
+from svot.domains.pacman.table5 import TABLE5
 from svot.errors import ConfigError
-from svot.problem_gen.common import (
-    PARAMS,
-    Generated,
-    cell_bfs,
-    cells_list,
-    count_for,
-    finish,
-    index_cell,
-    path_actions,
-)
-from svot.problem_gen.optimal import pacman_plan
+from svot.problem_gen.common import Generated, cells_list, count_for, finish, index_cell
 
 DOMAIN = "pacman"
 
 
 def sampling_params(size: int, split: str) -> dict:
-    density = PARAMS[DOMAIN]["coin_density"][split]
+    density = TABLE5["coin_density"][split]
     coins = count_for(density, size * size - 1)
     if coins < 1:
         raise ConfigError(f"pacman {size}x{size} {split}: density {density} gives no coin")
@@ -56,29 +49,6 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
         "player": list(index_cell(perm[0], size)),
         "coins": cells_list(index_cell(i, size) for i in perm[1 : 1 + k]),
     }
-
-
-def greedy_plan(size: int, player: Cell, coins) -> list[int]:
-    """Nearest remaining coin first, by breadth-first search over the (wall-free) cells."""
-    remaining = {tuple(c) for c in coins}
-    pos = tuple(player)
-    plan: list[int] = []
-    while remaining:
-        tree = cell_bfs(size, pos)
-        target = min(remaining, key=lambda c: (tree[c][0], c))
-        path = path_actions(tree, target)
-        cells = []  # the cells the path enters, eating what it crosses
-        cur = target
-        while tree[cur][1] is not None:
-            cells.append(cur)
-            cur = tree[cur][1]
-        remaining.difference_update(cells)
-        plan.extend(path)
-        pos = target
-    return plan
-
-
-PLAN_OPTIONAL = True  # every layout is solvable; generate(plan=False) skips the greedy plan
 
 
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:

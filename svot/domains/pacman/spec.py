@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name
+from svot.domains.pacman.table5 import TABLE5
 
 
 class PacmanSpec(DomainSpec):
@@ -42,3 +43,15 @@ class PacmanSpec(DomainSpec):
             add_kind(out, c, "coin")
         add_kind(out, state["player"], "player")
         return out
+
+    # --- generation and solving ---
+    generator_module = "svot.domains.pacman.generator"
+    table5 = TABLE5
+    plan_optional = True  # no walls: every layout is solvable
+    solver_module = "svot.domains.pacman.solver"  # Held-Karp over the coins (or the greedy plan)
+
+    def item_layout(self, size: int, player, items) -> dict:
+        return {"domain": self.name, "size": size, "player": list(player), "coins": [list(c) for c in sorted(items)]}
+
+    def item_cells(self, state: dict) -> list:
+        return [tuple(c) for c in state["coins"]]

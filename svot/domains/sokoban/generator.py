@@ -30,10 +30,10 @@ import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.grid import DIRECTIONS, Cell, cell_name
+from svot.domains.sokoban.table5 import TABLE5
 from svot.errors import ConfigError
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
-    PARAMS,
     Bound,
     Generated,
     SearchResult,
@@ -52,9 +52,8 @@ MAX_STATES = 200_000
 
 
 def sampling_params(size: int, split: str, rng: np.random.Generator | None = None) -> dict:
-    table = PARAMS[DOMAIN]
-    density = table["wall_density"][split]
-    lo, hi = table["blocks"][nearest_table_size(DOMAIN, size)][split]
+    density = TABLE5["wall_density"][split]
+    lo, hi = TABLE5["blocks"][nearest_table_size(DOMAIN, size)][split]
     walls = count_for(density, size * size)
     if size * size - walls < 1 + 2 * hi:
         raise ConfigError(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name
+from svot.domains.sokoban.table5 import TABLE5
 
 
 class SokobanSpec(DomainSpec):
@@ -47,3 +48,8 @@ class SokobanSpec(DomainSpec):
             add_kind(out, b, "block")
         add_kind(out, state["player"], "player")
         return out
+
+    # --- generation and solving ---
+    generator_module = "svot.domains.sokoban.generator"
+    table5 = TABLE5
+    solver_module = "svot.domains.sokoban.solver"  # BFS that skips provably dead states (same plan)
