@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name, parse_cell
+from svot.domains.frozenlake import look
 
 
 class FrozenLakeSpec(DomainSpec):
@@ -61,6 +62,23 @@ class FrozenLakeSpec(DomainSpec):
 
     def is_failure(self, state: dict) -> bool:
         return state["status"] == "fell"
+
+    # --- envs and rendering ---
+    env_entry_point = "svot.domains.frozenlake.env:FrozenLakeEnv"
+    vector_entry_point = "svot.domains.frozenlake.env:FrozenLakeVectorEnv"
+    floor = look.FLOOR
+    floor_sheen = look.FLOOR_SHEEN
+    sprites = look.SPRITES
+    label_combos = look.LABEL_COMBOS
+    ansi_chars = look.ANSI_CHARS
+    empty_cell_name = look.EMPTY_CELL_NAME
+
+    def random_state(self, size: int, rng, density: float | None) -> dict:
+        return look.random_state(self.name, size, rng, density, tile_and_status)
+
+    # --- scoring ---
+    state_fields = ("action", "player", "tile", "status")
+    constant_fields = ("goal", "holes", "start")
 
 
 def tile_and_status(player, holes, goal, start) -> tuple[str, str]:
