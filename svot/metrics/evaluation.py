@@ -498,7 +498,8 @@ class GroupStats:
 
 
 def _domain_rank(d: str) -> tuple:
-    """Tables list the domains in the registry's order (the paper's for the built-in ones), others after by name."""
+    """Tables list the domains in the registry's order (the paper's for the built-in ones, then domains
+    registered later); domains not registered come last, by name."""
     order = list(SPECS)
     return (order.index(d) if d in order else len(order), d)
 
