@@ -11,7 +11,9 @@ A new domain needs (see README, "Adding a domain"):
    ``SVoT/<Title>-NxN-v0`` and ``SVoT/<Title>-NxN-OOD-v0``.
 
 Sprites for unknown kinds are drawn by the renderer automatically (a distinct
-shape and colour per kind name); a spec may set ``sprites`` to choose them.
+shape and colour per kind name); a spec may set ``sprites``, ``floor``,
+``ansi_chars`` and the other hooks of :class:`~svot.domains.DomainSpec`'s
+"envs and rendering" and "scoring" sections to choose how it looks and scores.
 """
 
 from __future__ import annotations
@@ -20,15 +22,20 @@ import gymnasium as gym
 
 from svot.domains import DomainSpec, register_spec
 from svot.envs.base import SVoTEnv
-from svot.envs.registration import ENV_CLASSES, env_id, max_episode_steps
+from svot.envs.registration import ENV_CLASSES, VECTOR_CLASSES, env_id, max_episode_steps
 from svot.errors import ConfigError
 from svot.pddl import load_domain
 from svot.pddl.problem import remember_domain
 from svot.problem_gen import register_generator, unregister_generator
 
 
-def register_domain(spec: DomainSpec, generator, *, env_class: type[SVoTEnv] | None = None) -> list[str]:
-    """Register ``spec``, its ``generator`` and its env ids; returns the new ids."""
+def register_domain(spec: DomainSpec, generator, *, env_class: type[SVoTEnv] | str | None = None) -> list[str]:
+    """Register ``spec``, its ``generator`` and its env ids; returns the new ids.
+
+    The env ids' entry point is ``env_class``, else the spec's ``env_entry_point``, else a
+    plain :class:`~svot.envs.base.SVoTEnv` subclass; their vector entry point is the spec's
+    ``vector_entry_point`` (None: ``gymnasium.make_vec`` wraps the single env).
+    """
     if not isinstance(spec, DomainSpec):
         raise ConfigError(f"spec must be a svot.domains.DomainSpec instance, got {type(spec).__name__}")
     # parse now: a malformed file fails here, with its line; problems then find it by name for to_pddl()
@@ -36,15 +43,20 @@ def register_domain(spec: DomainSpec, generator, *, env_class: type[SVoTEnv] | N
     register_spec(spec)
     register_generator(spec.name, generator, sizes=spec.sizes)
     if env_class is None:
-        env_class = type(f"{spec.title}Env", (SVoTEnv,), {"domain_name": spec.name, "__doc__": spec.__doc__})
+        # the spec's own entry point, else a plain SVoTEnv subclass for the domain
+        env_class = spec.env_entry_point or type(
+            f"{spec.title}Env", (SVoTEnv,), {"domain_name": spec.name, "__doc__": spec.__doc__}
+        )
     ENV_CLASSES[spec.name] = env_class
+    if spec.vector_entry_point is not None:
+        VECTOR_CLASSES[spec.name] = spec.vector_entry_point
     ids = []
     for size in spec.sizes:
         for split in ("id", "ood"):
             eid = env_id(spec.name, size, split)
             if eid not in gym.registry:
-                gym.register(id=eid, entry_point=env_class, max_episode_steps=max_episode_steps(size),
-                             kwargs={"size": size, "split": split})
+                gym.register(id=eid, entry_point=env_class, vector_entry_point=spec.vector_entry_point,
+                             max_episode_steps=max_episode_steps(size), kwargs={"size": size, "split": split})
             ids.append(eid)
     return ids
 
@@ -61,3 +73,4 @@ def unregister_domain(name: str) -> None:
     SPECS.pop(name, None)
     ENV_CLASSES.pop(name, None)
     unregister_generator(name)
+    VECTOR_CLASSES.pop(name, None)

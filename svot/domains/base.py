@@ -162,7 +162,46 @@ class DomainSpec:
 
     # --- envs and rendering: env class, vector env, sprites, ANSI characters, labels ------------
 
-    # (hooks of svot.envs / svot.render go here)
+    # svot.envs.registration registers ``SVoT/<title>-NxN[-OOD]-v0`` with these gymnasium entry
+    # points ("module:Class" strings, imported when an env is made). None: the domain has no env
+    # class of its own (svot.extend.register_domain makes one) / no native vector env (make_vec
+    # then wraps the single env).
+    env_entry_point: ClassVar[str | None] = None
+    vector_entry_point: ClassVar[str | None] = None
+
+    # svot.render.sprites: the floor (background) colour of every cell, whether empty cells carry
+    # a faint ice sheen, and the sprite each kind is drawn with (kind -> sprite name of the
+    # renderer's library: "player", "wall", "crate", "target", "flag", "gift", "coin", "hole",
+    # "start", "ball_<colour>"). A kind not listed draws the library sprite of its own name if
+    # there is one (so "player" and "wall" need no entry; "block" is a crate and "goal" a flag),
+    # else a generic shape of its own.
+    floor: ClassVar[tuple[int, int, int]] = (230, 230, 230)
+    floor_sheen: ClassVar[bool] = False
+    sprites: ClassVar[dict[str, str]] = {}
+
+    # svot.render.labels: which kinds may share a cell, as labels ("player+goal"); every single
+    # kind may occur alone. None: the player with every other kind.
+    label_combos: ClassVar[tuple[str, ...] | None] = None
+
+    # svot.render.ansi: the text-grid character of each label, and the legend's word for an empty
+    # cell. A label with no character here takes the one another registered domain gives it (a
+    # character means the same everywhere), else the first free letter of its kinds.
+    ansi_chars: ClassVar[dict[str, str]] = {}
+    empty_cell_name: ClassVar[str] = "empty"
+
+    def kinds_at(self, size: int) -> tuple[str, ...]:
+        """The kinds that can appear at ``size`` (svot.render.labels' label vocabulary)."""
+        return tuple(self.kinds)
+
+    def random_state(self, size: int, rng, density: float | None) -> dict:
+        """A random valid-looking state dict (svot.render.samples.random_state, for tests and benchmarks).
+
+        ``rng`` is a :class:`numpy.random.Generator`; ``density`` the share of free cells
+        holding obstacles or items (None: drawn from ``rng``). Not checked for solvability.
+        """
+        raise ConfigError(
+            f"random_state knows no domain {self.name!r}: its DomainSpec defines no random_state(size, rng, density)"
+        )
 
     # --- generation and solving: the generator, its Table 5 row, the solver -------------------------
     # Read by svot.problem_gen (generate, sampling_params, solve, PARAMS). The generator and the solver
@@ -206,7 +245,11 @@ class DomainSpec:
 
     # --- scoring: what svot.metrics asks of a domain -----------------------------------------------------
 
-    # (hooks of svot.metrics go here)
+    # svot.metrics.state: the fields of P(z) the state reward r_z counts by default (the action and
+    # every state field that can change; None: "action" and every field), and the state fields
+    # left out of them because no action changes them.
+    state_fields: ClassVar[tuple[str, ...] | None] = None
+    constant_fields: ClassVar[tuple[str, ...]] = ()
 
 
 def player_of(atoms) -> Cell:

@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
+import importlib
+
 import gymnasium as gym
 
 from svot.domains import SPECS, get_spec
 from svot.errors import ConfigError
 
-ENV_CLASSES = {
-    "maze": "svot.domains.maze.env:MazeEnv",
-    "frozenlake": "svot.domains.frozenlake.env:FrozenLakeEnv",
-    "sokoban": "svot.domains.sokoban.env:SokobanEnv",
-    "pacman": "svot.domains.pacman.env:PacmanEnv",
-    "gather": "svot.domains.gather.env:GatherEnv",
+# domain -> the entry point of its Gymnasium env: the spec's ``env_entry_point`` ("module:Class",
+# imported when an env is made) for the built-in domains; svot.extend.register_domain adds its class.
+ENV_CLASSES: dict[str, str | type] = {
+    name: spec.env_entry_point for name, spec in SPECS.items() if spec.env_entry_point is not None
+}
+
+# natively batched versions (gymnasium.make_vec's default for these ids): the spec's vector_entry_point
+VECTOR_CLASSES: dict[str, str] = {
+    name: spec.vector_entry_point for name, spec in SPECS.items() if spec.vector_entry_point is not None
 }
 
 
-# natively batched versions (gymnasium.make_vec's default for these ids)
-VECTOR_CLASSES = {
-    "maze": "svot.envs.vector:MazeVectorEnv",
-    "frozenlake": "svot.envs.vector:FrozenLakeVectorEnv",
-    "sokoban": "svot.envs.vector:SokobanVectorEnv",
-    "pacman": "svot.envs.vector:PacmanVectorEnv",
-    "gather": "svot.envs.vector:GatherVectorEnv",
-}
+def env_class(domain: str) -> type:
+    """The Gymnasium env class of ``domain`` (its entry point imported)."""
+    entry = ENV_CLASSES[get_spec(domain).name]
+    if not isinstance(entry, str):
+        return entry
+    module, _, name = entry.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def env_id(domain: str, size: int, split: str = "id") -> str:

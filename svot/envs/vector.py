@@ -83,7 +83,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from svot.domains import DomainSpec, get_spec
+from svot.domains import SPECS, DomainSpec, get_spec
 from svot.domains.base import DomainSpec as _BaseSpec
 from svot.engine.vector import ProblemBatch, VectorEngine
 from svot.envs.observation import observation_layout, spec_observation
@@ -99,7 +99,7 @@ INFO_LEVELS = ("minimal", "state", "full")
 MIN_DEFAULT_POOL_SIZE, MAX_DEFAULT_POOL_SIZE = 64, 1024  # default pool: 2·num_envs, clamped
 _ENGINES: dict = {}  # (domain, size) -> VectorEngine
 # Σ_k 2^(56-7k): byte k (bit 8k) lands on bit 56+k; other products fall below bit 56 or overflow
-_GATHER_BYTES = np.uint64(0x0102040810204080)
+_PACK_BYTES = np.uint64(0x0102040810204080)
 
 
 # --- pools and engines (shared within a process) ----------------------------------------------
@@ -137,7 +137,7 @@ class SVoTVectorEnv(VectorEnv):
         "render_fps": 4,
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
-    domain_name: str | None = None
+    domain_name: str | None = None  # a domain's subclass (svot/domains/<name>/env.py) names its domain
 
     def __init__(
         self,
@@ -159,7 +159,9 @@ class SVoTVectorEnv(VectorEnv):
     ):
         name = domain if domain is not None else self.domain_name
         if name is None:
-            raise ConfigError("SVoTVectorEnv needs a domain (domain='sokoban', or use a per-domain subclass)")
+            raise ConfigError(
+                f"SVoTVectorEnv needs a domain (domain= one of {', '.join(SPECS)}, or a domain's own subclass)"
+            )
         self.dspec: DomainSpec = get_spec(name)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ConfigError(f"num_envs must be a positive int, got {num_envs!r}")
@@ -476,7 +478,7 @@ class SVoTVectorEnv(VectorEnv):
     def _project(self, rows: np.ndarray) -> np.ndarray:
         # 8 bytes (0/1) per cell → one byte with bit i = byte i: a multiply gathers them into the top byte
         words = rows[:, : self._obs_cols].view(np.uint64)
-        words = words * _GATHER_BYTES
+        words = words * _PACK_BYTES
         words >>= np.uint64(56)
         return words.astype(np.uint8).reshape(len(rows), self.size, self.size)
 
@@ -567,22 +569,3 @@ class SVoTVectorEnv(VectorEnv):
         sid = self.spec.id if self.spec is not None else f"{self.dspec.title}-{self.size}x{self.size}"
         return f"SVoTVectorEnv({sid}, num_envs={self.num_envs})"
 
-
-class MazeVectorEnv(SVoTVectorEnv):
-    domain_name = "maze"
-
-
-class FrozenLakeVectorEnv(SVoTVectorEnv):
-    domain_name = "frozenlake"
-
-
-class SokobanVectorEnv(SVoTVectorEnv):
-    domain_name = "sokoban"
-
-
-class PacmanVectorEnv(SVoTVectorEnv):
-    domain_name = "pacman"
-
-
-class GatherVectorEnv(SVoTVectorEnv):
-    domain_name = "gather"

@@ -13,8 +13,6 @@ yardstick for "steps over plan".
 
 from __future__ import annotations
 
-import importlib
-
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -22,7 +20,7 @@ from inspect_ai.tool import ToolDef, ToolParam, ToolParams
 
 from svot.dataset.prompts import IMAGE
 from svot.dataset.wording import describe_domain
-from svot.envs.registration import ENV_CLASSES, max_episode_steps
+from svot.envs.registration import env_class, max_episode_steps
 from svot.inspect._content import image_content, user_message
 
 EPISODE_KEY = "svot_episode"
@@ -30,9 +28,15 @@ ENV_SPLITS = ("id", "ood")
 
 
 def make_env(domain: str, size: int, split: str):
-    module, _, name = ENV_CLASSES[domain].partition(":")
-    cls = getattr(importlib.import_module(module), name)
-    return cls(size=size, split=split, render_mode="rgb_array")
+    return env_class(domain)(size=size, split=split, render_mode="rgb_array")
+
+
+def state_colours(spec, state: dict) -> tuple[str, ...]:
+    """The colours the domain description lists: those of the state's colour-keyed cells field, if any."""
+    for f in spec.fields:
+        if f.kind == "colour_cells":
+            return tuple(state[f.key])
+    return ()
 
 
 def episode_seed(seed: int, index: int) -> int:
@@ -41,7 +45,7 @@ def episode_seed(seed: int, index: int) -> int:
 
 def intro_text(env, state_text: str, max_moves: int) -> str:
     s = env.state
-    colours = tuple(s["balls"]) if env.dspec.name == "gather" else ()
+    colours = state_colours(env.dspec, s)
     actions = ", ".join(f'"{env.action_text(a)}"' for a in range(env.action_space.n))
     return (
         f"{describe_domain(env.dspec.name, env.size, colours)}\n\n"

@@ -10,13 +10,16 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from svot.dataset.spec import SPLIT_NAMES
-from svot.domains import get_spec
+from svot.domains import DOMAINS, get_spec
 from svot.errors import ConfigError
 from svot.inspect import play as _play
 from svot.inspect import rulemaze as _rm
 from svot.inspect import scorers as _sc
 from svot.inspect import svot_samples as _sv
 from svot.inspect._truth import expose_truth
+
+
+DEFAULT_DOMAIN = DOMAINS[0]  # the first built-in domain, Maze
 
 
 def _size(domain: str, size) -> int:
@@ -42,7 +45,7 @@ def _opt_int(v):
 
 
 @task
-def goal(domain: str = "maze", size: int | None = None, split: str = "test_id", form: str = "C",
+def goal(domain: str = DEFAULT_DOMAIN, size: int | None = None, split: str = "test_id", form: str = "C",
          data: str | None = None, seed: int = 0, maps: int | None = None, limit: int | None = None,
          images: bool = True) -> Task:
     """Table 1: goal prediction, four-choice (``form=C``) or free response (``form=F``).
@@ -63,7 +66,7 @@ def goal(domain: str = "maze", size: int | None = None, split: str = "test_id", 
 
 
 @task
-def state(domain: str = "maze", size: int | None = None, split: str = "test_id", data: str | None = None,
+def state(domain: str = DEFAULT_DOMAIN, size: int | None = None, split: str = "test_id", data: str | None = None,
           seed: int = 0, maps: int | None = None, limit: int | None = None, steps: int | None = None,
           images: bool = True) -> Task:
     """Table 2: single-step state prediction (Eq. 3 prompt; r_z and r_c per field).
@@ -80,7 +83,7 @@ def state(domain: str = "maze", size: int | None = None, split: str = "test_id",
 
 
 @task
-def play(domain: str = "maze", size: int | None = None, split: str = "id", episodes: int = 20, seed: int = 0,
+def play(domain: str = DEFAULT_DOMAIN, size: int | None = None, split: str = "id", episodes: int = 20, seed: int = 0,
          max_moves: int | None = None, images: bool = True) -> Task:
     """Interactive: the model plays ``episodes`` env episodes with a ``move`` tool (``split``: id / ood)."""
     if split not in _play.ENV_SPLITS:

@@ -64,6 +64,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from svot.domains import SPECS
 from svot.errors import DatasetError, PredictionError
 from svot.jsonl import iter_lines, loads
 from svot.metrics.goal import answer_correct, extract_choice
@@ -92,8 +93,6 @@ __all__ = [
 
 SPLIT_ORDER = ("test_id", "test_ood", "val", "train")
 SPLIT_LABELS = {"test_id": "ID", "test_ood": "OOD", "val": "val", "train": "train"}
-DOMAIN_ORDER = ("maze", "frozenlake", "sokoban", "pacman", "gather")
-TITLES = {"maze": "Maze", "frozenlake": "FrozenLake", "sokoban": "Sokoban", "pacman": "Pacman", "gather": "Gather"}
 
 FIELDS = ("choice", "answer", "z_texts", "cz_texts", "cv_texts", "images")
 ALIASES = {
@@ -499,7 +498,15 @@ class GroupStats:
 
 
 def _domain_rank(d: str) -> tuple:
-    return (DOMAIN_ORDER.index(d) if d in DOMAIN_ORDER else len(DOMAIN_ORDER), d)
+    """Tables list the domains in the registry's order (the paper's for the built-in ones, then domains
+    registered later); domains not registered come last, by name."""
+    order = list(SPECS)
+    return (order.index(d) if d in order else len(order), d)
+
+
+def _title(d: str) -> str:
+    """A table heading: the domain's title (its name when it is not registered)."""
+    return SPECS[d].title if d in SPECS else d
 
 
 def _split_rank(s: str) -> tuple:
@@ -592,7 +599,7 @@ class Report:
         h1, h2, h3 = [""], [""], ["Size"]
         for d in domains:
             for s in splits:
-                h1 += [TITLES.get(d, d) if s == splits[0] else "", ""]
+                h1 += [_title(d) if s == splits[0] else "", ""]
                 h2 += [SPLIT_LABELS.get(s, s), ""]
                 h3 += ["C", "F"]
         rows = []
@@ -638,7 +645,7 @@ class Report:
                 if vis:
                     r += [str(g.visual_chain_n), _num(g.r_cv)]
                 rows.append(r)
-            blocks.append(f"Table 2 layout: single-step accuracy (%) - {TITLES.get(d, d)}\n" + _table([h1, h2], rows, left=2, span=1))
+            blocks.append(f"Table 2 layout: single-step accuracy (%) - {_title(d)}\n" + _table([h1, h2], rows, left=2, span=1))
         if not blocks:
             return None
         note = (
@@ -657,7 +664,7 @@ class Report:
         for d in domains:
             sizes = sorted({k[1] for k, g in self.groups.items() if k[0] == d and has(g)})
             cols += [(d, n) for n in sizes] + ([(d, None)] if len(sizes) > 1 else [])
-        h1 = ["Split"] + [TITLES.get(d, d) if i == 0 or cols[i - 1][0] != d else "" for i, (d, _n) in enumerate(cols)]
+        h1 = ["Split"] + [_title(d) if i == 0 or cols[i - 1][0] != d else "" for i, (d, _n) in enumerate(cols)]
         h2 = [""] + [str(n) if n is not None else "all" for _d, n in cols]
         rows = []
         for s in splits:
@@ -675,7 +682,7 @@ class Report:
         if not domains:
             return None
         cols = [(d, n) for d in domains for n in sorted({k[1] for k, g in self.groups.items() if k[0] == d and has(g)})]
-        h1 = ["Split", "Metric"] + [TITLES.get(d, d) if i == 0 or cols[i - 1][0] != d else "" for i, (d, _n) in enumerate(cols)]
+        h1 = ["Split", "Metric"] + [_title(d) if i == 0 or cols[i - 1][0] != d else "" for i, (d, _n) in enumerate(cols)]
         h2 = ["", ""] + [str(n) for _d, n in cols]
         rows = []
         for s in splits:

@@ -11,12 +11,13 @@ description, written in the datasets as (``svot.dataset.prompts.z_text``)::
     Walls: (1, 2), (3, 0)
 
 ``r_z(ẑ, z) = (1/|P(z)|) Σ_{p ∈ P(z)} [p(ẑ) = p(z)]`` where ``P(z)`` are the
-fields of :data:`STATE_FIELDS` for the domain (or the ``fields`` argument).
+fields of :data:`STATE_FIELDS` for the domain, its spec's ``state_fields``
+(or the ``fields`` argument).
 
 **Which fields count.** Only fields that can change from one step to the next:
 the action and the dynamic parts of the state. Constant fields (Maze walls and
 goal, FrozenLake holes, goal and start, Sokoban walls and goal squares,
-Pacman's total) are left out by default: they are copied from the prompt, so
+Pacman's total: the spec's ``constant_fields``) are left out by default: they are copied from the prompt, so
 they would only dilute the reward (a model that copies the layout and gets the
 move wrong would still score 0.75 on a Sokoban state). Pass ``fields=`` to use
 another set, e.g. ``fields=("action", "player")`` or every field of the spec
@@ -42,6 +43,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from svot.domains import SPECS, get_spec
 from svot.metrics._text import completion_text, normalize_action
 from svot.metrics.errors import MetricError
 
@@ -57,27 +59,34 @@ __all__ = [
     "state_reward",
 ]
 
-#: Fields of ``P(z)`` per domain: the action and every state field that can change.
-# Pacman follows §3's example of P(z_i) verbatim: "discrete fields derived from the
-# action and state description (e.g., action direction, player coordinates, and the
-# number of collected coins in Pacman)"; the remaining coins' cells follow from those
-# and the prompt, so they are left out (pass fields=all_fields("pacman") to add them).
-STATE_FIELDS: dict[str, tuple[str, ...]] = {
-    "maze": ("action", "player"),
-    "frozenlake": ("action", "player", "tile", "status"),
-    "sokoban": ("action", "player", "blocks"),
-    "pacman": ("action", "player", "collected"),
-    "gather": ("action", "player", "collected", "balls"),
-}
 
-#: State fields left out of :data:`STATE_FIELDS` because no action changes them.
-CONSTANT_FIELDS: dict[str, tuple[str, ...]] = {
-    "maze": ("goal", "walls"),
-    "frozenlake": ("goal", "holes", "start"),
-    "sokoban": ("goals", "walls"),
-    "pacman": ("total",),
-    "gather": (),
-}
+class _PerDomain(Mapping):
+    """Domain name -> one hook of its spec, over the registered domains (a live view)."""
+
+    def __init__(self, read):
+        self._read = read
+
+    def __getitem__(self, domain: str) -> tuple[str, ...]:
+        if domain not in SPECS:
+            raise KeyError(domain)
+        return self._read(SPECS[domain])
+
+    def __iter__(self):
+        return iter(SPECS)
+
+    def __len__(self) -> int:
+        return len(SPECS)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+#: Fields of ``P(z)`` per domain: the action and every state field that can change (the spec's
+#: ``state_fields``; every field for a domain that declares none).
+STATE_FIELDS: Mapping[str, tuple[str, ...]] = _PerDomain(lambda spec: state_fields(spec.name))
+
+#: State fields left out of :data:`STATE_FIELDS` because no action changes them (the spec's ``constant_fields``).
+CONSTANT_FIELDS: Mapping[str, tuple[str, ...]] = _PerDomain(lambda spec: tuple(spec.constant_fields))
 
 # "Action: move up", "Action 3: move up", "**Action**: up", "action = left"
 _ACTION = re.compile(
@@ -88,8 +97,6 @@ _ACTION_END = re.compile(r"[;,(\[]|\.(?![0-9])|\s[a-z_]+\s*:", re.IGNORECASE)
 
 
 def _spec(domain):
-    from svot.domains import get_spec
-
     if not isinstance(domain, str):
         domain = getattr(domain, "name", domain)
     try:
@@ -104,9 +111,9 @@ def all_fields(domain) -> tuple[str, ...]:
 
 
 def state_fields(domain) -> tuple[str, ...]:
-    """The default ``P(z)`` of a domain (:data:`STATE_FIELDS`; every field for a domain not listed)."""
+    """The default ``P(z)`` of a domain (its spec's ``state_fields``; every field when it declares none)."""
     spec = _spec(domain)
-    return STATE_FIELDS.get(spec.name, all_fields(spec.name))
+    return tuple(spec.state_fields) if spec.state_fields is not None else all_fields(spec.name)
 
 
 def parse_action(text) -> str | None:
@@ -204,7 +211,7 @@ class StateScore:
 
 def _check_fields(spec, fields, kinds) -> tuple[str, ...]:
     if fields is None:
-        return STATE_FIELDS.get(spec.name, tuple(kinds))
+        return tuple(spec.state_fields) if spec.state_fields is not None else tuple(kinds)
     if isinstance(fields, str) or not isinstance(fields, Iterable):
         raise MetricError(f"fields must be a sequence of field names, got {fields!r}")
     fs = tuple(fields)

@@ -11,45 +11,59 @@ Sokoban::
 
     Legend: . floor, P player, # wall, B block, G goal, + player on goal, * block on goal
 
-One table for every domain, so a character means the same thing everywhere:
-``.`` an empty cell (Maze and Pacman floor, FrozenLake's frozen ice, Sokoban's
-floor), ``P`` player, ``#`` wall, ``G`` goal (Maze's goal, FrozenLake's goal,
-a Sokoban goal square), ``B`` block, ``*`` block on a goal, ``+`` player on a
-goal, ``o`` coin, ``r g b y`` red/green/blue/yellow balls, ``H`` hole, ``X``
-player in a hole, ``S`` start, ``@`` player on the start tile. A label with no
-character of its own (a new domain's kind) gets the first free letter of its
+A character means the same thing in every domain: each domain's spec gives
+the characters of its labels (``ansi_chars``, in its ``look.py``), and
+:data:`CHARS` is all of them: ``.`` an empty cell (the legend says what an empty
+cell is in the domain, ``spec.empty_cell_name``: Sokoban's floor, FrozenLake's
+frozen ice), ``P`` player, ``#`` wall, ``G`` goal, ``B`` block, ``*`` block on a
+goal, ``+`` player on a goal, ``o`` coin, ``r g b y`` red/green/blue/yellow
+balls, ``H`` hole, ``X`` player in a hole, ``S`` start, ``@`` player on the
+start tile. A label with no character of its own (a new domain's kind) takes
+the one another registered domain gives it, else the first free letter of its
 kinds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from svot.domains import SPECS
 from svot.render.labels import EMPTY, label_grid, label_vocabulary
 
-__all__ = ["CHARS", "ansi_chars", "render_ansi"]
+__all__ = ["CHARS", "ansi_chars", "render_ansi", "shared_chars"]
 
-_COMMON = {
-    "player": "P",
-    "wall": "#",
-    "block": "B",
-    "goal": "G",
-    "coin": "o",
-    "hole": "H",
-    "start": "S",
-    "ball_red": "r",
-    "ball_green": "g",
-    "ball_blue": "b",
-    "ball_yellow": "y",
-    "player+goal": "+",
-    "player+hole": "X",
-    "player+start": "@",
-    "block+goal": "*",
-}
-CHARS = {EMPTY: ".", **_COMMON}  # the same character for a label in every domain
+
+def shared_chars() -> dict[str, str]:
+    """Label -> character over every registered domain (the first domain to name a label wins)."""
+    out = {EMPTY: "."}
+    for spec in SPECS.values():
+        for label, ch in spec.ansi_chars.items():
+            out.setdefault(label, ch)
+    return out
+
+
+class _SharedChars(Mapping):
+    """A live view of :func:`shared_chars`, so a domain registered later is in it too."""
+
+    def __getitem__(self, label: str) -> str:
+        return shared_chars()[label]
+
+    def __iter__(self):
+        return iter(shared_chars())
+
+    def __len__(self) -> int:
+        return len(shared_chars())
+
+    def __repr__(self) -> str:
+        return repr(shared_chars())
+
+
+CHARS: Mapping[str, str] = _SharedChars()  # the same character for a label in every domain
 
 
 def ansi_chars(spec, size: int, labels=()) -> dict[str, str]:
     """Character of every label of the vocabulary (and of ``labels``), all distinct."""
-    table = CHARS
+    table = {**shared_chars(), **spec.ansi_chars}
     out: dict[str, str] = {}
     used: set[str] = set()
     for lab in list(label_vocabulary(spec, size)) + [x for x in labels]:
@@ -70,7 +84,7 @@ def ansi_chars(spec, size: int, labels=()) -> dict[str, str]:
 
 def _legend_name(spec, label: str) -> str:
     if label == EMPTY:
-        return {"frozenlake": "frozen", "sokoban": "floor"}.get(spec.name, "empty")
+        return spec.empty_cell_name
     words = [f"{k[5:]} ball" if k.startswith("ball_") else k.replace("_", " ") for k in label.split("+")]
     return " on ".join(words)
 

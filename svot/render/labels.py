@@ -21,16 +21,6 @@ from svot.errors import ProblemError
 
 EMPTY = "empty"
 
-# Which kinds may share a cell, per domain (every single kind can occur alone).
-# A spec may override this with a ``label_combos`` attribute (tuple of labels).
-_COMBOS: dict[str, tuple[str, ...]] = {
-    "maze": ("player+goal",),
-    "frozenlake": ("player+hole", "player+goal", "player+start"),
-    "sokoban": ("player+goal", "block+goal"),
-    "pacman": (),
-    "gather": (),
-}
-
 
 def _kind_order(spec) -> dict[str, int]:
     return {k: i for i, k in enumerate(spec.kinds)}
@@ -46,30 +36,17 @@ def canonical_label(spec, kinds: Iterable[str]) -> str:
     return "+".join(sorted(ks, key=lambda k: (order.get(k, big), k)))
 
 
-def _kinds_at_size(spec, size: int) -> tuple[str, ...]:
-    """The kinds that can appear at ``size`` (Gather's ball colours depend on it)."""
-    if spec.name == "gather":
-        from svot.domains.gather import colours_for
-
-        balls = {f"ball_{c}" for c in colours_for(size)}
-        return tuple(k for k in spec.kinds if not k.startswith("ball_") or k in balls)
-    return tuple(spec.kinds)
-
-
 def label_vocabulary(spec, size: int) -> list[str]:
     """Every label that can occur in a valid ``size`` x ``size`` state of ``spec``'s domain.
 
-    Order: ``"empty"`` (id 0), the single kinds in ``spec.kinds`` order, then
-    the combinations: ``spec.label_combos`` if the spec defines it, else the
-    built-in table, else (unknown domain) the player with every other kind.
+    Order: ``"empty"`` (id 0), the single kinds that can appear at the size
+    (``spec.kinds_at``) in ``spec.kinds`` order, then the combinations: the
+    spec's ``label_combos``, or (None) the player with every other kind.
     """
-    singles = _kinds_at_size(spec, int(size))
-    combos = tuple(getattr(spec, "label_combos", ()) or ())
-    if not combos:
-        if spec.name in _COMBOS:
-            combos = _COMBOS[spec.name]
-        elif "player" in spec.kinds:
-            combos = tuple(f"player+{k}" for k in spec.kinds if k != "player")
+    singles = spec.kinds_at(int(size))
+    combos = spec.label_combos
+    if combos is None:
+        combos = tuple(f"player+{k}" for k in spec.kinds if k != "player") if "player" in spec.kinds else ()
     out = [EMPTY, *singles]
     for c in combos:
         lab = canonical_label(spec, c.split("+"))

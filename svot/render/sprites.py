@@ -1,5 +1,10 @@
 """Procedural sprites: one RGB tile per (domain, label, height, width), drawn with PIL.
 
+The library draws a fixed set of sprites (:data:`LIBRARY`); which one a kind
+gets, the floor colour and the ice sheen are the domain's choice, read from
+its spec (``sprites``, ``floor``, ``floor_sheen``: see
+:class:`~svot.domains.DomainSpec`).
+
 Every tile is drawn at 4x its size with :mod:`PIL.ImageDraw` on the domain's
 floor colour, downsampled with a box filter (exact 4x4 means: antialiasing),
 and framed with a one-pixel grid line a little darker (lighter on a dark floor)
@@ -11,7 +16,7 @@ tile, goal tile, hole), objects (wall, crate, coin, balls), then the player,
 shrunk when it shares its cell so that what lies under it stays visible. A
 crate on a goal square is its own sprite (the crate tinted green).
 
-Empty cells are flat: the floor plus the grid line (and FrozenLake's faint ice
+Empty cells are flat: the floor plus the grid line (and an ice floor's faint
 sheen) keep the mean per-channel variance of an empty cell well below the
 visual reward's foreground threshold (0.002 on [0, 1] values); every sprite is
 far above it.
@@ -25,39 +30,16 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
+from svot.domains.base import DomainSpec
+
 SCALE = 4  # supersampling factor
 
-#: Floor (background) colour per domain.
-FLOORS: dict[str, tuple[int, int, int]] = {
-    "maze": (238, 232, 214),
-    "frozenlake": (214, 234, 246),
-    "sokoban": (226, 214, 188),
-    "pacman": (30, 30, 66),
-    "gather": (236, 236, 232),
-}
-DEFAULT_FLOOR = (230, 230, 230)
+DEFAULT_FLOOR = DomainSpec.floor  # a domain's floor is its spec's ``floor`` hook
 GRID_DELTA = 20  # grid line: floor -/+ this on each channel
 
-#: Sprite of a kind where it differs by domain.
-DOMAIN_SPRITES: dict[tuple[str, str], str] = {
-    ("maze", "goal"): "flag",
-    ("frozenlake", "goal"): "gift",
-    ("sokoban", "goal"): "target",
-}
-#: Sprite of a kind in any domain.
-KIND_SPRITES: dict[str, str] = {
-    "player": "player",
-    "wall": "wall",
-    "block": "crate",
-    "goal": "flag",
-    "coin": "coin",
-    "hole": "hole",
-    "start": "start",
-    "ball_red": "ball_red",
-    "ball_green": "ball_green",
-    "ball_blue": "ball_blue",
-    "ball_yellow": "ball_yellow",
-}
+#: The sprite of a kind its domain's spec does not name (``spec.sprites``), besides the
+#: library sprite of the kind's own name.
+KIND_SPRITES: dict[str, str] = {"block": "crate", "goal": "flag"}
 #: Sprite pairs drawn as one sprite.
 MERGED: dict[frozenset, str] = {frozenset({"crate", "target"}): "crate_on_target"}
 
@@ -65,24 +47,31 @@ MERGED: dict[frozenset, str] = {frozenset({"crate", "target"}): "crate_on_target
 _UNDER = ("target", "start", "gift", "flag", "hole")
 _TOP = ("player",)
 
+#: The ball sprite's colours: the library draws ``ball_<colour>`` for each.
 BALL_COLOURS = {
     "red": (216, 44, 44),
     "green": (46, 168, 68),
     "blue": (48, 92, 222),
     "yellow": (238, 202, 36),
 }
+#: Every sprite the library draws (others are ``generic:<kind>``, a shape of the kind's own).
+LIBRARY = frozenset(
+    {"player", "wall", "crate", "crate_on_target", "target", "coin", "hole", "start", "gift", "flag"}
+    | {f"ball_{c}" for c in BALL_COLOURS}
+)
 
 
 def floor_colour(spec) -> tuple[int, int, int]:
-    own = getattr(spec, "floor", None)
-    return tuple(own) if own is not None else FLOORS.get(spec.name, DEFAULT_FLOOR)
+    return tuple(spec.floor)
 
 
 def sprite_for(spec, kind: str) -> str:
-    own = getattr(spec, "sprites", None) or {}
-    if kind in own:
-        return own[kind]
-    return DOMAIN_SPRITES.get((spec.name, kind)) or KIND_SPRITES.get(kind) or f"generic:{kind}"
+    """The sprite ``kind`` is drawn with: the spec's choice, else the library's, else a generic one."""
+    if kind in spec.sprites:
+        return spec.sprites[kind]
+    if kind in KIND_SPRITES:
+        return KIND_SPRITES[kind]
+    return kind if kind in LIBRARY else f"generic:{kind}"
 
 
 def layers_for(spec, label: str) -> tuple[str, ...]:
@@ -306,7 +295,7 @@ def _draw(cv: _Canvas, name: str, shrink_player: bool) -> None:
 
 
 def _sheen(cv: _Canvas, floor):
-    """FrozenLake's ice: two faint diagonal streaks (keeps the tile flat)."""
+    """An ice floor (``spec.floor_sheen``): two faint diagonal streaks (keeps the tile flat)."""
     c = _mix(floor, (255, 255, 255), 0.3)
     W, H = cv.W, cv.H
     for a, b in ((0.18, 0.26), (0.34, 0.38)):
@@ -344,4 +333,4 @@ def draw_tile(floor: tuple, layers: tuple, h: int, w: int, ice: bool = False) ->
 
 def tile_for(spec, label: str, h: int, w: int) -> np.ndarray:
     """The tile of ``label`` in ``spec``'s domain at ``h`` x ``w`` pixels (cached, read-only)."""
-    return draw_tile(floor_colour(spec), layers_for(spec, label), int(h), int(w), spec.name == "frozenlake")
+    return draw_tile(floor_colour(spec), layers_for(spec, label), int(h), int(w), spec.floor_sheen)

@@ -233,3 +233,23 @@ def test_full_info_and_render_match_single_env():
     assert len(frames) == 3
     for i in range(3):
         assert np.array_equal(frames[i], render_state(venv.dspec, venv.state_dict(i), 256))
+
+
+@pytest.mark.parametrize("domain,env_id", DOMAIN_IDS)
+def test_entry_points_are_the_domain_folders_classes(domain, env_id):
+    """Each id's env and vector env are the classes in svot/domains/<name>/env.py (the spec's entry points)."""
+    from svot.domains import get_spec
+
+    spec = get_spec(domain)
+    registered = gym.spec(env_id)
+    assert registered.entry_point == spec.env_entry_point
+    assert registered.vector_entry_point == spec.vector_entry_point
+    assert spec.vector_entry_point.startswith(f"svot.domains.{domain}.env:")
+    venv = gym.make_vec(env_id, num_envs=2, pool_size=2)
+    assert type(venv).__module__ == f"svot.domains.{domain}.env" and venv.dspec is spec
+    venv.close()
+
+
+def test_the_generic_vector_env_names_the_known_domains():
+    with pytest.raises(ConfigError, match="needs a domain.*maze, frozenlake, sokoban, pacman, gather"):
+        SVoTVectorEnv(num_envs=2)

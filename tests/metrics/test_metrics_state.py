@@ -128,3 +128,19 @@ def test_bad_ground_truth_raises_metric_error(kwargs):
     with pytest.raises(MetricError):
         state_reward(SOKO_Z, truth, **kwargs)
     assert issubclass(MetricError, ValueError)
+
+
+def test_the_fields_are_the_specs():
+    """STATE_FIELDS / CONSTANT_FIELDS read each domain's spec (Pacman's coins are in neither: see its spec)."""
+    from svot.domains import SPECS
+    from svot.metrics import CONSTANT_FIELDS
+    from svot.metrics.state import all_fields
+
+    assert list(STATE_FIELDS) == list(SPECS)
+    for name, spec in SPECS.items():
+        assert STATE_FIELDS[name] == spec.state_fields == state_fields(name)
+        assert set(STATE_FIELDS[name]) | set(CONSTANT_FIELDS[name]) <= set(all_fields(name))
+        assert not set(STATE_FIELDS[name]) & set(CONSTANT_FIELDS[name])
+    assert STATE_FIELDS["pacman"] == ("action", "player", "collected")
+    with pytest.raises(KeyError):
+        STATE_FIELDS["nope"]

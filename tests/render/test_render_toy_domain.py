@@ -38,3 +38,36 @@ def test_toy_domain():
     assert np.abs(gem - rock).mean() > 5  # generic sprites differ by kind
     assert parse(spec, describe(spec, s)) == s
     assert render_ansi(spec, s).split("\n")[3][4] != "."
+
+
+def test_a_domain_without_sample_states_says_so():
+    import pytest
+
+    from svot.errors import ConfigError
+    from svot.render.samples import random_state
+
+    with pytest.raises(ConfigError, match="random_state knows no domain 'toy_gems'"):
+        random_state(ToySpec(), 4, 0)
+
+
+def test_a_spec_chooses_how_it_looks():
+    """The "envs and rendering" hooks of DomainSpec: floor, sprites, label combinations, ANSI characters."""
+    from svot.render.ansi import ansi_chars
+    from svot.render.sprites import sprite_for
+
+    class Styled(ToySpec):
+        floor = (10, 20, 30)
+        sprites = {"gem": "coin"}
+        label_combos = ("player+gem",)
+        ansi_chars = {"gem": "$", "rock": "%"}
+        empty_cell_name = "sand"
+
+    plain, styled = ToySpec(), Styled()
+    s = {"domain": "toy_gems", "size": 4, "player": [1, 1], "gems": [[0, 0]], "rocks": [[3, 2]], "score": 0}
+    assert sprite_for(plain, "gem") == "generic:gem" and sprite_for(styled, "gem") == "coin"
+    assert sprite_for(plain, "player") == "player"  # a library sprite of the kind's own name
+    assert label_vocabulary(styled, 4) == ["empty", "player", "gem", "rock", "player+gem"]
+    assert ansi_chars(styled, 4)["gem"] == "$" and ansi_chars(plain, 4)["player"] == "P"
+    assert render_ansi(styled, s).split("\n")[0] == "$ . . ." and "sand" in render_ansi(styled, s)
+    corner = render_state(styled, s)[40:50, 200:210]  # an empty cell: the floor
+    assert (corner == (10, 20, 30)).all()

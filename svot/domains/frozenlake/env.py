@@ -1,4 +1,7 @@
+"""The FrozenLake Gymnasium envs: the single env and its natively batched vector env."""
+
 from svot.envs.base import SVoTEnv
+from svot.envs.vector import SVoTVectorEnv
 
 
 class FrozenLakeEnv(SVoTEnv):
@@ -33,5 +36,11 @@ class FrozenLakeEnv(SVoTEnv):
     ## Registered Configurations
     ``SVoT/FrozenLake-{4,5,6}x{4,5,6}-v0`` and ``SVoT/FrozenLake-NxN-OOD-v0``.
     """
+
+    domain_name = "frozenlake"
+
+
+class FrozenLakeVectorEnv(SVoTVectorEnv):
+    """FrozenLake, natively batched: ``gymnasium.make_vec("SVoT/FrozenLake-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
     domain_name = "frozenlake"

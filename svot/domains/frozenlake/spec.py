@@ -5,6 +5,7 @@ from __future__ import annotations
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name, parse_cell
 from svot.domains.frozenlake.table5 import TABLE5
+from svot.domains.frozenlake import look
 
 
 class FrozenLakeSpec(DomainSpec):
@@ -67,6 +68,23 @@ class FrozenLakeSpec(DomainSpec):
     generator_module = "svot.domains.frozenlake.generator"
     table5 = TABLE5
     plan_optional = True  # the sampler's path check proves a board solvable; planning is BFS (the default solver)
+
+    # --- envs and rendering ---
+    env_entry_point = "svot.domains.frozenlake.env:FrozenLakeEnv"
+    vector_entry_point = "svot.domains.frozenlake.env:FrozenLakeVectorEnv"
+    floor = look.FLOOR
+    floor_sheen = look.FLOOR_SHEEN
+    sprites = look.SPRITES
+    label_combos = look.LABEL_COMBOS
+    ansi_chars = look.ANSI_CHARS
+    empty_cell_name = look.EMPTY_CELL_NAME
+
+    def random_state(self, size: int, rng, density: float | None) -> dict:
+        return look.random_state(self.name, size, rng, density, tile_and_status)
+
+    # --- scoring ---
+    state_fields = ("action", "player", "tile", "status")
+    constant_fields = ("goal", "holes", "start")
 
 
 def tile_and_status(player, holes, goal, start) -> tuple[str, str]:

@@ -1,4 +1,7 @@
+"""The Gather Gymnasium envs: the single env and its natively batched vector env."""
+
 from svot.envs.base import SVoTEnv
+from svot.envs.vector import SVoTVectorEnv
 
 
 class GatherEnv(SVoTEnv):
@@ -36,5 +39,11 @@ class GatherEnv(SVoTEnv):
     ## Registered Configurations
     ``SVoT/Gather-{4,5,6}x{4,5,6}-v0`` and ``SVoT/Gather-NxN-OOD-v0``.
     """
+
+    domain_name = "gather"
+
+
+class GatherVectorEnv(SVoTVectorEnv):
+    """Gather, natively batched: ``gymnasium.make_vec("SVoT/Gather-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
     domain_name = "gather"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind
 from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
+from svot.domains.gather import look
 from svot.errors import ActionError
 from svot.domains.gather.table5 import TABLE5
 
@@ -126,6 +127,25 @@ class GatherSpec(DomainSpec):
 
     def item_cells(self, state: dict) -> list:
         return [tuple(b) for where in state["balls"].values() for b in where]
+
+    # --- envs and rendering ---
+    env_entry_point = "svot.domains.gather.env:GatherEnv"
+    vector_entry_point = "svot.domains.gather.env:GatherVectorEnv"
+    floor = look.FLOOR
+    sprites = look.sprites(COLOURS)
+    label_combos = look.LABEL_COMBOS
+    ansi_chars = look.ansi_chars(COLOURS)
+    empty_cell_name = look.EMPTY_CELL_NAME
+
+    def kinds_at(self, size: int) -> tuple[str, ...]:
+        return look.kinds_at(self.kinds, colours_for(size))  # the ball colours depend on the size
+
+    def random_state(self, size: int, rng, density: float | None) -> dict:
+        return look.random_state(self.name, size, rng, density, colours_for(size))
+
+    # --- scoring ---
+    state_fields = ("action", "player", "collected", "balls")
+    constant_fields = ()
 
 
 def _colour_order(c: str) -> tuple:

@@ -1,4 +1,7 @@
+"""The Maze Gymnasium envs: the single env and its natively batched vector env."""
+
 from svot.envs.base import SVoTEnv
+from svot.envs.vector import SVoTVectorEnv
 
 
 class MazeEnv(SVoTEnv):
@@ -33,5 +36,11 @@ class MazeEnv(SVoTEnv):
     ## Registered Configurations
     ``SVoT/Maze-{5,6,7}x{5,6,7}-v0`` and ``SVoT/Maze-NxN-OOD-v0``.
     """
+
+    domain_name = "maze"
+
+
+class MazeVectorEnv(SVoTVectorEnv):
+    """Maze, natively batched: ``gymnasium.make_vec("SVoT/Maze-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
     domain_name = "maze"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name, parse_cell
 from svot.domains.maze.table5 import TABLE5
+from svot.domains.maze import look
 
 
 class MazeSpec(DomainSpec):
@@ -45,3 +46,19 @@ class MazeSpec(DomainSpec):
     # --- generation and solving ---
     generator_module = "svot.domains.maze.generator"
     table5 = TABLE5
+
+    # --- envs and rendering ---
+    env_entry_point = "svot.domains.maze.env:MazeEnv"
+    vector_entry_point = "svot.domains.maze.env:MazeVectorEnv"
+    floor = look.FLOOR
+    sprites = look.SPRITES
+    label_combos = look.LABEL_COMBOS
+    ansi_chars = look.ANSI_CHARS
+    empty_cell_name = look.EMPTY_CELL_NAME
+
+    def random_state(self, size: int, rng, density: float | None) -> dict:
+        return look.random_state(self.name, size, rng, density)
+
+    # --- scoring ---
+    state_fields = ("action", "player")
+    constant_fields = ("goal", "walls")

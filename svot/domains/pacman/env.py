@@ -1,4 +1,7 @@
+"""The Pacman Gymnasium envs: the single env and its natively batched vector env."""
+
 from svot.envs.base import SVoTEnv
+from svot.envs.vector import SVoTVectorEnv
 
 
 class PacmanEnv(SVoTEnv):
@@ -30,5 +33,11 @@ class PacmanEnv(SVoTEnv):
     ## Registered Configurations
     ``SVoT/Pacman-{4,5,6}x{4,5,6}-v0`` and ``SVoT/Pacman-NxN-OOD-v0``.
     """
+
+    domain_name = "pacman"
+
+
+class PacmanVectorEnv(SVoTVectorEnv):
+    """Pacman, natively batched: ``gymnasium.make_vec("SVoT/Pacman-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
     domain_name = "pacman"

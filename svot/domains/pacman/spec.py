@@ -5,6 +5,7 @@ from __future__ import annotations
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name
 from svot.domains.pacman.table5 import TABLE5
+from svot.domains.pacman import look
 
 
 class PacmanSpec(DomainSpec):
@@ -55,3 +56,23 @@ class PacmanSpec(DomainSpec):
 
     def item_cells(self, state: dict) -> list:
         return [tuple(c) for c in state["coins"]]
+
+    # --- envs and rendering ---
+    env_entry_point = "svot.domains.pacman.env:PacmanEnv"
+    vector_entry_point = "svot.domains.pacman.env:PacmanVectorEnv"
+    floor = look.FLOOR
+    sprites = look.SPRITES
+    label_combos = look.LABEL_COMBOS
+    ansi_chars = look.ANSI_CHARS
+    empty_cell_name = look.EMPTY_CELL_NAME
+
+    def random_state(self, size: int, rng, density: float | None) -> dict:
+        return look.random_state(self.name, size, rng, density)
+
+    # --- scoring ---
+    # §3's example of P(z_i) verbatim: "discrete fields derived from the action and state
+    # description (e.g., action direction, player coordinates, and the number of collected coins
+    # in Pacman)"; the remaining coins' cells follow from those and the prompt, so they are left
+    # out (pass fields=svot.metrics.state.all_fields("pacman") to add them).
+    state_fields = ("action", "player", "collected")
+    constant_fields = ("total",)

@@ -1,4 +1,7 @@
+"""The Sokoban Gymnasium envs: the single env and its natively batched vector env."""
+
 from svot.envs.base import SVoTEnv
+from svot.envs.vector import SVoTVectorEnv
 
 
 class SokobanEnv(SVoTEnv):
@@ -32,5 +35,11 @@ class SokobanEnv(SVoTEnv):
     ## Registered Configurations
     ``SVoT/Sokoban-{4,5,6}x{4,5,6}-v0`` and ``SVoT/Sokoban-NxN-OOD-v0``.
     """
+
+    domain_name = "sokoban"
+
+
+class SokobanVectorEnv(SVoTVectorEnv):
+    """Sokoban, natively batched: ``gymnasium.make_vec("SVoT/Sokoban-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
     domain_name = "sokoban"

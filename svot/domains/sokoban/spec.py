@@ -5,6 +5,7 @@ from __future__ import annotations
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name
 from svot.domains.sokoban.table5 import TABLE5
+from svot.domains.sokoban import look
 
 
 class SokobanSpec(DomainSpec):
@@ -53,3 +54,19 @@ class SokobanSpec(DomainSpec):
     generator_module = "svot.domains.sokoban.generator"
     table5 = TABLE5
     solver_module = "svot.domains.sokoban.solver"  # BFS that skips provably dead states (same plan)
+
+    # --- envs and rendering ---
+    env_entry_point = "svot.domains.sokoban.env:SokobanEnv"
+    vector_entry_point = "svot.domains.sokoban.env:SokobanVectorEnv"
+    floor = look.FLOOR
+    sprites = look.SPRITES
+    label_combos = look.LABEL_COMBOS
+    ansi_chars = look.ANSI_CHARS
+    empty_cell_name = look.EMPTY_CELL_NAME
+
+    def random_state(self, size: int, rng, density: float | None) -> dict:
+        return look.random_state(self.name, size, rng, density)
+
+    # --- scoring ---
+    state_fields = ("action", "player", "blocks")
+    constant_fields = ("goals", "walls")
