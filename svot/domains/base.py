@@ -15,13 +15,15 @@ from svot.domains.distractors import generic_pools, generic_problems, same_line
 from svot.domains.grid import DIRECTIONS, Cell
 from svot.domains.phrases import (
     ADJ,
+    FORMATS,
     Phrase,
     answer_line,
     answer_value,
     coordinates_text,
     generic_conclusion,
     generic_operator_text,
-    FORMATS,
+    literal_text,
+    question_clause,
 )
 from svot.errors import ActionError, ConfigError
 from svot.pddl import load_domain
@@ -40,6 +42,10 @@ class Field:
     key: str
     label: str
     kind: str
+
+
+# What the generic description says of the grid's adjacency predicate (svot.domains.grid).
+ADJ_MEANING = " and (adj ?a ?dir ?b) that cell ?b is next to cell ?a in direction ?dir, inside the grid"
 
 
 class DomainSpec:
@@ -224,15 +230,16 @@ class DomainSpec:
 
         Default: the kinds, the actions and each operator's PDDL preconditions and effects.
         """
-        kinds = [self.kind_word(k) for k in self.kinds]
+        domain = load_domain(self.pddl)
         actions = ", ".join(self.action_text(a, size) for a in range(self.n_actions(size)))
-        skip = self.silent_predicates
-        ops = "\n".join(generic_operator_text(op, skip) for op in load_domain(self.pddl).operators)
-        holds = ", ".join(kinds[:-1]) + " and " + kinds[-1] if len(kinds) > 1 else "".join(kinds)
+        literals = sorted({literal_text(*op.action) for op in domain.operators})
+        ops = "\n".join(generic_operator_text(op) for op in domain.operators)
         return (
-            f"{self.title} on a {size}x{size} grid. The grid holds {holds}.\n{coordinates_text(size)}\n"
-            f"Actions: {actions}.\n"
-            f"An action applies the operator whose preconditions hold (PDDL literals):\n{ops}\n"
+            f"{self.title} on a {size}x{size} grid. Object kinds on the grid: "
+            f"{', '.join(self.kind_word(k) for k in self.kinds)}.\n{coordinates_text(size)}\n"
+            f"Actions: {actions}. An action is the PDDL literal {' or '.join(literals)}, its arguments "
+            "the action's words; it applies the operator whose preconditions hold, (at ?c) meaning that "
+            f"the player is on cell ?c{ADJ_MEANING if 'adj' in domain.predicates else ''}:\n{ops}\n"
             "If no operator's preconditions hold, the action is not applicable and nothing changes."
         )
 
@@ -241,10 +248,10 @@ class DomainSpec:
         return ()
 
     def question(self) -> str:
-        """prompts: the goal question."""
-        labels = [self.field(k).label.lower() for k in self.goal_fields()]
-        what = ", ".join(labels[:-1]) + " and " + labels[-1] if len(labels) > 1 else labels[0]
-        return f"After all the actions, what are the {what}?"
+        """prompts: the goal question (default: one clause per goal field, by its kind)."""
+        clauses = [question_clause(self.field(k)) for k in self.goal_fields()]
+        what = ", ".join(clauses[:-1]) + " and " + clauses[-1] if len(clauses) > 1 else clauses[0]
+        return f"After all the actions, {what}?"
 
     def answer_format(self) -> str:
         """prompts: the form of a free-response answer (see :meth:`answer_text`)."""

@@ -142,10 +142,9 @@ def literal_text(pred: str, args, negated: bool = False) -> str:
     return f"not {text}" if negated else text
 
 
-def generic_operator_text(op: Operator, skip: frozenset[str]) -> str:
+def generic_operator_text(op: Operator) -> str:
     """One line of a generic description: an operator's preconditions and effects, in PDDL literals."""
-    pre = [literal_text(p, a) for p, a in op.pre_pos if p not in skip]
-    pre += [literal_text(p, a, True) for p, a in op.pre_neg if p not in skip]
+    pre = [literal_text(p, a) for p, a in op.pre_pos] + [literal_text(p, a, True) for p, a in op.pre_neg]
     eff = [literal_text(p, a) for p, a in op.add] + [literal_text(p, a, True) for p, a in op.delete]
     when = ", ".join(pre) if pre else "always"
     return f"{op.name}: when {when}, then {', '.join(eff) or 'nothing changes'}."
@@ -162,6 +161,18 @@ FORMATS = {
     "colour_counts": "<colour> <number>, ...",
     "colour_cells": "<colour>: (row, column), ...; ...",
 }
+
+
+def question_clause(field) -> str:
+    """One field of a generic goal question: ``where is the player``, ``which cells are lit``."""
+    label = field.label.lower()
+    if field.kind == "cell":
+        return f"where is the {label}"
+    if field.kind == "cells":
+        return f"which cells are {label}"
+    if field.kind in ("int", "word"):
+        return f"what is the {label}"
+    return f"what are the {label}"
 
 
 def answer_value(kind: str, value) -> str:
