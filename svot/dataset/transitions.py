@@ -11,7 +11,9 @@ ground actions applied (none when the move is inapplicable). From that:
   precondition, and reports the candidate that got furthest and the
   precondition it failed on (e.g. Sokoban's ``push`` failing ``(not (wall
   ?beyond))``). That failure names the reason (``blocked_by``: edge, wall,
-  block, hole, goal) through the phrase table of :mod:`svot.dataset.wording`.
+  block, hole, goal) through the domain's phrase table (``DomainSpec.phrases``,
+  from ``svot/domains/<name>/wording.py``; a predicate it does not list reads
+  from its name, :func:`svot.domains.phrases.generic_phrase`).
 
 Every chain comes with its keyword fields, a list of ``{"field", "value"}``
 dicts; each value occurs verbatim in the chain text. Templates (stable, so a
@@ -21,6 +23,8 @@ scorer can also parse predictions by field):
 * ``{checks}, so the action applies: {conclusion}.`` or
   ``{checks}, but {failure}, so the action is not applicable and nothing changes.``
 * ``Player position changes to {player_after}`` / ``Player position remains {player_after}``
+* then the domain's effect clauses (``DomainSpec.effect_clauses``; by default
+  ``<field>: {<field>_after}`` for each field other than the player that changed):
 * Sokoban: ``block positions change: {block_pushed_from} → {block_pushed_to}`` /
   ``block positions remain the same``
 * FrozenLake: ``tile: {tile_after}; status: {status_after}``

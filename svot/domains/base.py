@@ -249,19 +249,20 @@ class DomainSpec:
 
     def question(self) -> str:
         """prompts: the goal question (default: one clause per goal field, by its kind)."""
-        clauses = [question_clause(self.field(k)) for k in self.goal_fields()]
+        clauses = [question_clause(self.field_named(k)) for k in self.goal_fields()]
         what = ", ".join(clauses[:-1]) + " and " + clauses[-1] if len(clauses) > 1 else clauses[0]
         return f"After all the actions, {what}?"
 
     def answer_format(self) -> str:
         """prompts: the form of a free-response answer (see :meth:`answer_text`)."""
-        return answer_line([(self.field(k), FORMATS.get(self.field(k).kind, "<value>")) for k in self.goal_fields()])
+        return answer_line([(self.field_named(k), FORMATS.get(self.field_named(k).kind, "<value>")) for k in self.goal_fields()])
 
     def answer_text(self, goal: dict) -> str:
         """wording: the free-response answer, e.g. ``Player: (1, 2); blocks: (2, 2), (3, 3)``."""
-        return answer_line([(self.field(k), answer_value(self.field(k).kind, goal[k])) for k in self.goal_fields()])
+        return answer_line([(self.field_named(k), answer_value(self.field_named(k).kind, goal[k])) for k in self.goal_fields()])
 
-    def field(self, key: str) -> Field:
+    def field_named(self, key: str) -> Field:
+        """The :class:`Field` with this key (ConfigError naming the domain if there is none)."""
         for f in self.fields:
             if f.key == key:
                 return f
@@ -287,19 +288,19 @@ class DomainSpec:
 
     def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:
         """choices: (partially correct, other) valid distractors of a goal ``truth``, in a fixed order."""
-        return generic_pools({k: self.field(k).kind for k in self.goal_fields()}, truth, initial)
+        return generic_pools({k: self.field_named(k).kind for k in self.goal_fields()}, truth, initial)
 
     def is_partial(self, truth: dict, choice: dict, initial: dict | None = None) -> bool:
         """choices: whether a distractor (not the truth) is partially correct: one field right
         (a one-field answer: a cell that keeps one coordinate)."""
         fields = self.goal_fields()
         if len(fields) == 1:
-            return self.field(fields[0]).kind == "cell" and same_line(truth, choice, fields[0])
+            return self.field_named(fields[0]).kind == "cell" and same_line(truth, choice, fields[0])
         return any(choice[f] == truth[f] for f in fields)
 
     def choice_problems(self, truth: dict, choice: dict, initial: dict) -> list[str]:
         """choices: how a distractor breaks the domain's validity rules, beyond the player's cell."""
-        kinds = {k: self.field(k).kind for k in self.goal_fields() if k != "player"}
+        kinds = {k: self.field_named(k).kind for k in self.goal_fields() if k != "player"}
         return generic_problems(kinds, truth, choice, initial)
 
     def min_plan_length(self, params: dict) -> int:
