@@ -40,6 +40,12 @@ What an instance is (decisions, with the module that owns each):
   state's task fields as free-response text, and four choices per A.7 (Manhattan
   distance ≤ 2, valid values, one partially correct distractor, correct letter
   balanced over the split, each letter ⌊n/4⌋ or ⌈n/4⌉ times).
+* **Per domain** (``svot/domains/<name>/``): the words (phrases, conclusions,
+  description, question, answer format), the distractor rules, Table 5's counts
+  and the early-stop allowance are the domain's, read through the hooks of its
+  :class:`~svot.domains.DomainSpec` (section "the dataset"); this package names no
+  domain. A domain registered with :func:`svot.extend.register_domain` gets generic
+  ones, derived from its PDDL predicates and operators, kinds and fields.
 * **Rows** (:mod:`~svot.dataset.records`): one per instance, or one per prediction
   (state and visualization per step, one goal record carrying both goal forms, so
   records = instances + 2 × steps as Table 5 counts them).
@@ -53,7 +59,7 @@ Modules: :mod:`~svot.dataset.spec` (Table 5 as data, splits, seeds),
 :mod:`~svot.dataset.instance` (maps, sequences, instances),
 :mod:`~svot.dataset.transitions` (reasoning chains), :mod:`~svot.dataset.choices`
 (A.7 choice sets), :mod:`~svot.dataset.wording` (phrases, answers, domain
-descriptions), :mod:`~svot.dataset.prompts`, :mod:`~svot.dataset.records` (row
+descriptions, read from each domain's spec), :mod:`~svot.dataset.prompts`, :mod:`~svot.dataset.records` (row
 layout, schema), :mod:`~svot.dataset.writers`, :mod:`~svot.dataset.export`.
 """
 

@@ -49,8 +49,8 @@ from svot.dataset.spec import (
     SPLIT_NAMES,
     SPLITS,
     check_split,
-    EARLY_STOP_ALLOWANCE,
     correct_letters,
+    early_stop_allowance,
     implied_mean_length,
     length_probs,
     lengths_for,
@@ -58,16 +58,13 @@ from svot.dataset.spec import (
     rng_for,
 )
 from svot.dataset.transitions import build_chain
-from svot.dataset.wording import answer_text, dataset_action_text, goal_of
+from svot.dataset.wording import answer_text, goal_of
 from svot.domains import get_spec
 from svot.errors import ConfigError, DatasetError
 from svot.pddl import Problem, load_domain
 
 MAX_MAP_ATTEMPTS = 20_000
 MAX_SEQUENCE_ATTEMPTS = 2_000
-#: Domains whose four-choice distractors prefer reachable goal configurations (issue 14: A.7's
-#: "all candidates valid" read as "some action sequence reaches it").
-REACH_DOMAINS = ("pacman", "gather")
 #: How many distinct goal configurations the per-map reachability search collects at most
 #: (Pacman maps finish well below it; large Gather maps stop there, see MapContext.reachable_goals).
 REACH_CAP = 200
@@ -140,12 +137,11 @@ def answer_space_ok(state: dict) -> bool:
 def plan_floor(generated) -> int:
     """A lower bound on any goal-reaching plan's length for this map's generator parameters.
 
-    Pacman: one coin per move at most, so at least ``coins`` moves (Table 5's
-    coin density makes that 11 on a 6x6 grid, above the ID maximum of 10).
-    Other domains: 1.
+    The domain's :meth:`~svot.domains.DomainSpec.min_plan_length` (Pacman: one
+    coin per move at most, so at least ``coins`` moves; Table 5's coin density
+    makes that 11 on a 6x6 grid, above the ID maximum of 10). Other domains: 1.
     """
-    coins = generated.params.get("coins") if generated.domain == "pacman" else None
-    return int(coins) if coins else 1
+    return get_spec(generated.domain).min_plan_length(generated.params)
 
 
 def plan_fits(split: str, size: int, generated) -> bool:
@@ -288,7 +284,7 @@ class MapContext:
         self.engine = self.spec.make_engine(problem)
         self.n_actions = self.spec.n_actions(size)
         self.keys = [self.spec.action_key(a, size) for a in range(self.n_actions)]
-        self.texts = [dataset_action_text(self.domain, self.spec.action_text(a, size)) for a in range(self.n_actions)]
+        self.texts = [self.spec.dataset_action_text(a, size) for a in range(self.n_actions)]
         self._dicts: dict = {}
         self._steps: dict = {}
         self._reach: set | None = None
@@ -374,12 +370,13 @@ def goal_key(goal: dict) -> str:
 
 
 def reach_of(ctx: MapContext, engine_states: list):
-    """A predicate: is this goal configuration reachable on the map? (Pacman/Gather; else None)
+    """A predicate: is this goal configuration reachable on the map? (None unless the domain's
+    distractors prefer reachable ones: ``DomainSpec.reachable_distractors``, Pacman and Gather)
 
     Reachable = found by :meth:`MapContext.reachable_goals`, or one action away
     from a state of the sequence itself.
     """
-    if ctx.domain not in REACH_DOMAINS:
+    if not ctx.spec.reachable_distractors:
         return None
     keys = set(ctx.reachable_goals())
     for s in engine_states:
@@ -488,7 +485,7 @@ def build_instance(
             )
         )
     initial_text = describe(spec, initial)
-    colours = tuple(initial["balls"]) if spec.name == "gather" else ()
+    colours = spec.description_colours(initial)
     task = prompts.task_text(spec.name, size, initial_text, [ctx.texts[a] for a in kept], colours)
     return Instance(
         id=instance_id(spec.name, size, split, map_index, seq_index),
@@ -593,7 +590,7 @@ def sequence_length_probs(plan: MapPlan, plan_length: int | None) -> np.ndarray:
 
     Mean: the one Table 5's counts imply for the split
     (:func:`~svot.dataset.spec.implied_mean_length`), raised by
-    :data:`~svot.dataset.spec.EARLY_STOP_ALLOWANCE` where sequences can stop early
+    :func:`~svot.dataset.spec.early_stop_allowance` where sequences can stop early
     (FrozenLake); on a train map whose plan is one of its sequences, the random
     ones make up the plan's difference so that the map's mean stays on target.
     Law: the maximum-entropy one with that mean (:func:`~svot.dataset.spec.length_probs`).
@@ -601,7 +598,7 @@ def sequence_length_probs(plan: MapPlan, plan_length: int | None) -> np.ndarray:
     lo, hi = lengths_for(plan.size, SPLITS[plan.split].distribution)
     mean = implied_mean_length(plan.domain, plan.size, plan.split)
     if mean is not None:
-        mean += EARLY_STOP_ALLOWANCE.get((plan.domain, plan.size, SPLITS[plan.split].distribution), 0.0)
+        mean += early_stop_allowance(plan.domain, plan.size, SPLITS[plan.split].distribution)
         if plan_length is not None:
             n = SPLITS[plan.split].sequences
             mean = (n * mean - plan_length) / (n - 1)
@@ -617,7 +614,7 @@ def split_lengths(seed: int, plans: list[MapPlan]) -> list[list[int | None]]:
     (largest-remainder rounding), shuffled by the split's seed. The law's mean
     is set so that the split's mean *kept* length, plans included, is the one
     Table 5's count implies (:func:`~svot.dataset.spec.implied_mean_length`,
-    plus :data:`~svot.dataset.spec.EARLY_STOP_ALLOWANCE` per random sequence
+    plus :func:`~svot.dataset.spec.early_stop_allowance` per random sequence
     where sequences stop early). So a 60-instance split lands on its Table 5
     count instead of scattering around it by sampling noise (±3-5 %).
     """
@@ -631,7 +628,7 @@ def split_lengths(seed: int, plans: list[MapPlan]) -> list[list[int | None]]:
     mean = implied_mean_length(p0.domain, p0.size, p0.split)
     if mean is not None and n_random:
         total = mean * len(plans) * split.sequences - sum(len(pl.generated.plan) for pl in plans if carries_plan(pl))
-        mean = total / n_random + EARLY_STOP_ALLOWANCE.get((p0.domain, p0.size, split.distribution), 0.0)
+        mean = total / n_random + early_stop_allowance(p0.domain, p0.size, split.distribution)
     probs = length_probs(lo, hi, mean)
     raw = probs * n_random
     counts = np.floor(raw).astype(int)

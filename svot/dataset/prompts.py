@@ -8,7 +8,7 @@ placeholders, so a pipeline substitutes them one for one.
 from __future__ import annotations
 
 from svot.dataset.choices import format_choices
-from svot.dataset.wording import ANSWER_FORMATS, QUESTIONS, describe_domain
+from svot.dataset.wording import answer_format, describe_domain, question
 
 IMAGE = "<image>"
 
@@ -40,11 +40,11 @@ def prefix_text(zs: list[str]) -> str:
 
 
 def free_question(domain: str) -> str:
-    return f"{QUESTIONS[domain]}\nAnswer in the form: {ANSWER_FORMATS[domain]}"
+    return f"{question(domain)}\nAnswer in the form: {answer_format(domain)}"
 
 
 def choice_question(domain: str, choices: list[dict]) -> str:
-    return f"{QUESTIONS[domain]}\nChoose one of:\n{format_choices(domain, choices)}\nAnswer with the letter only."
+    return f"{question(domain)}\nChoose one of:\n{format_choices(domain, choices)}\nAnswer with the letter only."
 
 
 def instance_prompt(task: str, question: str) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from svot.domains import SPECS, get_spec
 from svot.errors import ConfigError
 
 SPLIT_NAMES = ("train", "val", "test_id", "test_ood")
@@ -49,23 +50,10 @@ LENGTHS: dict[int, dict[str, tuple[int, int]]] = {
 
 # Table 5: training / validation / ID test / OOD test sizes, counted as predictions
 # (one state and one visualization prediction per action step, one goal
-# prediction per instance) from 500 / 60 / 120 / 120 instances.
+# prediction per instance) from 500 / 60 / 120 / 120 instances. Each domain
+# states its rows (DomainSpec.table5_predictions); this is the built-in domains' table.
 TABLE5_PREDICTIONS: dict[tuple[str, int], dict[str, int]] = {
-    ("maze", 5): {"train": 6342, "val": 832, "test_id": 1658, "test_ood": 2682},
-    ("maze", 6): {"train": 8164, "val": 982, "test_id": 1956, "test_ood": 3164},
-    ("maze", 7): {"train": 8544, "val": 1166, "test_id": 2326, "test_ood": 3372},
-    ("frozenlake", 4): {"train": 5120, "val": 736, "test_id": 1494, "test_ood": 2362},
-    ("frozenlake", 5): {"train": 7346, "val": 882, "test_id": 1758, "test_ood": 2588},
-    ("frozenlake", 6): {"train": 7754, "val": 1042, "test_id": 2028, "test_ood": 3018},
-    ("sokoban", 4): {"train": 5326, "val": 762, "test_id": 1534, "test_ood": 2430},
-    ("sokoban", 5): {"train": 7146, "val": 936, "test_id": 1864, "test_ood": 2704},
-    ("sokoban", 6): {"train": 8362, "val": 1112, "test_id": 2216, "test_ood": 3136},
-    ("pacman", 4): {"train": 5342, "val": 652, "test_id": 1308, "test_ood": 2396},
-    ("pacman", 5): {"train": 7426, "val": 846, "test_id": 1698, "test_ood": 2642},
-    ("pacman", 6): {"train": 7728, "val": 934, "test_id": 1910, "test_ood": 2974},
-    ("gather", 4): {"train": 5424, "val": 696, "test_id": 1412, "test_ood": 2512},
-    ("gather", 5): {"train": 7330, "val": 802, "test_id": 1606, "test_ood": 2670},
-    ("gather", 6): {"train": 8182, "val": 1026, "test_id": 2022, "test_ood": 2956},
+    (name, size): dict(row) for name, spec in SPECS.items() for size, row in spec.table5_predictions.items()
 }
 
 TABLE5_SIZES: dict[str, tuple[int, ...]] = {}
@@ -78,19 +66,17 @@ TABLE5_DOMAINS = tuple(TABLE5_SIZES)
 P_APPLICABLE = 0.75  # per step: an applicable action with this probability, else any action
 
 
-# How much longer, on average, a random sequence's drawn length must be than the kept one
-# (a FrozenLake sequence stops where it enters a hole or the goal), per (domain, size,
-# distribution): the mean shortfall (drawn - kept) of random sequences measured on seed 0
-# with no allowance, pooled over the ID splits (train, val, test_id) or the OOD split
-# (issue 14). The other domains never stop early: 0.
+# How much longer, on average, a random sequence's drawn length must be than the kept one,
+# per (domain, size, distribution), for domains whose sequences stop early (FrozenLake:
+# DomainSpec.early_stop_allowance); the other domains never stop early: 0.
 EARLY_STOP_ALLOWANCE: dict[tuple[str, int, str], float] = {
-    ("frozenlake", 4, "id"): 0.119,
-    ("frozenlake", 4, "ood"): 0.058,
-    ("frozenlake", 5, "id"): 0.105,
-    ("frozenlake", 5, "ood"): 0.092,
-    ("frozenlake", 6, "id"): 0.093,
-    ("frozenlake", 6, "ood"): 0.050,
+    (name, size, dist): value for name, spec in SPECS.items() for (size, dist), value in spec.early_stop_allowance.items()
 }
+
+
+def early_stop_allowance(domain: str, size: int, distribution: str) -> float:
+    """The drawn-length allowance for sequences that stop early (0.0 where none stop early)."""
+    return float(get_spec(domain).early_stop_allowance.get((int(size), distribution), 0.0))
 
 
 def check_split(name: str) -> str:
@@ -147,7 +133,7 @@ def implied_mean_length(domain: str, size: int, split: str) -> float | None:
     is ``(predictions - instances) / (2 * instances)``: e.g. Sokoban 5x5 train,
     ``(7146 - 500) / 1000 = 6.646``. None for a (domain, size) Table 5 does not list.
     """
-    row = TABLE5_PREDICTIONS.get((domain, int(size)))
+    row = get_spec(domain).table5_predictions.get(int(size))
     if row is None or split not in row:
         return None
     n = SPLITS[split].instances

@@ -11,7 +11,9 @@ ground actions applied (none when the move is inapplicable). From that:
   precondition, and reports the candidate that got furthest and the
   precondition it failed on (e.g. Sokoban's ``push`` failing ``(not (wall
   ?beyond))``). That failure names the reason (``blocked_by``: edge, wall,
-  block, hole, goal) through the phrase table of :mod:`svot.dataset.wording`.
+  block, hole, goal) through the domain's phrase table (``DomainSpec.phrases``,
+  from ``svot/domains/<name>/wording.py``; a predicate it does not list reads
+  from its name, :func:`svot.domains.phrases.generic_phrase`).
 
 Every chain comes with its keyword fields, a list of ``{"field", "value"}``
 dicts; each value occurs verbatim in the chain text. Templates (stable, so a
@@ -21,6 +23,8 @@ scorer can also parse predictions by field):
 * ``{checks}, so the action applies: {conclusion}.`` or
   ``{checks}, but {failure}, so the action is not applicable and nothing changes.``
 * ``Player position changes to {player_after}`` / ``Player position remains {player_after}``
+* then the domain's effect clauses (``DomainSpec.effect_clauses``; by default
+  ``<field>: {<field>_after}`` for each field other than the player that changed):
 * Sokoban: ``block positions change: {block_pushed_from} → {block_pushed_to}`` /
   ``block positions remain the same``
 * FrozenLake: ``tile: {tile_after}; status: {status_after}``
@@ -41,19 +45,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from svot.dataset.wording import (
-    CONCLUSIONS,
-    PHRASES,
-    PRECONDITION_WORDS,
-    collection_phrase,
-    precondition_field,
-    SILENT,
-    cells_word,
-    Phrase,
-    fmt_arg,
-    fmt_cell,
-    kind_word,
-)
+from svot.dataset.wording import PRECONDITION_WORDS, fmt_arg, fmt_cell, phrase, precondition_field
+from svot.domains import get_spec
 from svot.pddl.domain import Domain, Operator, match_atom
 
 
@@ -107,9 +100,13 @@ def _bind_literal(op: Operator, key: tuple) -> dict | None:
     return match_atom(args, key[1:], {})
 
 
+def _operator(domain: Domain, op_name: str) -> Operator:
+    return next(o for o in domain.operators if o.name == op_name)
+
+
 def explain_applied(domain: Domain, op_name: str, args: tuple) -> Diagnosis:
     """The (all holding) preconditions of an applied ground action."""
-    op = next(o for o in domain.operators if o.name == op_name)
+    op = _operator(domain, op_name)
     binding = {var: val for (var, _t), val in zip(op.params, args)}
     checks = [Check(p, _ground(a, binding), True, True) for p, a in op.pre_pos]
     checks += [Check(p, _ground(a, binding), False, True) for p, a in op.pre_neg]
@@ -209,13 +206,10 @@ def _fmt_args(args: tuple) -> list:
 
 def _check_words(domain: str, check: Check) -> tuple[str | None, str] | None:
     """(subject, predicate words) for a holding check, or None if it is not narrated."""
-    if check.pred in SILENT:
+    if check.pred in get_spec(domain).silent_predicates:
         return None
-    ph: Phrase | None = PHRASES.get(domain, {}).get(check.pred)
+    ph = phrase(domain, check.pred)
     args = _fmt_args(check.args)
-    if ph is None:
-        words = ("" if check.positive else "not ") + check.pred
-        return (args[0] if args else None, words)
     words = ph.pos if check.positive else ph.neg
     if not words:
         return None
@@ -224,11 +218,8 @@ def _check_words(domain: str, check: Check) -> tuple[str | None, str] | None:
 
 def _failure_words(domain: str, check: Check) -> tuple[str, str, str | None]:
     """(clause, reason keyword, blocked cell) for a failed check."""
-    ph: Phrase | None = PHRASES.get(domain, {}).get(check.pred)
+    ph = phrase(domain, check.pred)
     args = _fmt_args(check.args)
-    if ph is None:
-        clause = f"{check.pred} {'does not hold' if check.positive else 'holds'} for {', '.join(a or '?' for a in args)}"
-        return clause, check.pred, next((a for a in args if a and a.startswith("(")), None)
     tmpl = ph.pos_fail if check.positive else ph.neg_fail
     clause = tmpl(args) if callable(tmpl) else tmpl.format(*args)
     subject = args[ph.subject] if ph.subject < len(args) else None
@@ -288,6 +279,7 @@ def build_chain(
     ``applied``: the ground actions the engine applied (``GroundAction`` values,
     the agent's first, internal ones after); empty when inapplicable.
     """
+    spec = get_spec(domain_name)
     kw: list[dict] = []
 
     def add(fieldname: str, value) -> str:
@@ -301,9 +293,7 @@ def build_chain(
         diag = explain_applied(pddl, first.name, first.args)
         pre = _grouped(domain_name, diag.checks, p0)
         binding = {k.lstrip("?"): fmt_arg(v) for k, v in diag.binding.items()}
-        if "k" in binding:
-            binding["k_cells"] = cells_word(binding["k"])
-        concl = CONCLUSIONS.get(domain_name, {}).get(first.name, f"{first.name} applies").format(**binding)
+        concl = spec.conclusion(_operator(pddl, first.name), binding)
         ok = add("applicable", "applies")
         sentences.append(f"{_cap(pre)}, so the action {ok}: {concl}." if pre else f"The action {ok}: {concl}.")
     else:
@@ -327,7 +317,7 @@ def build_chain(
         effects = [f"Player position changes to {add('player_after', p1)}"]
     else:
         effects = [f"Player position remains {add('player_after', p1)}"]
-    effects += _domain_effects(domain_name, before, after, applied, add)
+    effects += spec.effect_clauses(before, after, applied, add)
     sentences.append("; ".join(effects) + ".")
     text = " ".join(sentences)
     visual = _visual_chain(domain_name, step, action_text, kinds_before, kinds_after)
@@ -350,58 +340,16 @@ def _precondition_keywords(diag: Diagnosis | None, add) -> None:
         add(precondition_field(check.pred, cell), words[0] if present else words[1])
 
 
-def _domain_effects(domain: str, before: dict, after: dict, applied: list, add) -> list[str]:
-    out: list[str] = []
-    if domain == "sokoban":
-        gone = [b for b in before["blocks"] if b not in after["blocks"]]
-        new = [b for b in after["blocks"] if b not in before["blocks"]]
-        if gone or new:
-            pairs = ", ".join(
-                f"{add('block_pushed_from', fmt_cell(a))} → {add('block_pushed_to', fmt_cell(b))}" for a, b in zip(gone, new)
-            )
-            out.append(f"block positions change: {pairs}")
-        else:
-            out.append(f"block positions {add('blocks', 'remain the same')}")
-    elif domain == "frozenlake":
-        out.append(f"tile: {add('tile_after', after['tile'])}")
-        status = after["status"]
-        tail = {"fell": " (the player fell into a hole; the episode ends)", "reached": " (the player reached the goal; the episode ends)"}.get(status, "")
-        out.append(f"status: {add('status_after', status)}{tail}")
-    elif domain == "pacman":
-        eaten = [c for c in before["coins"] if c not in after["coins"]]
-        if eaten:
-            out.append(f"the coin at {add('coin_eaten_at', fmt_cell(eaten[0]))} is eaten")
-        else:
-            out.append(f"{add('coin_eaten', 'no coin')} is eaten")
-        out.append(f"collected coins: {add('collected_after', after['collected'])} of {after['total']}")
-    elif domain == "gather":
-        path = []
-        for ga in applied[1:]:
-            if ga.name in ("collect", "pass"):
-                cell = fmt_arg(ga.args[1])
-                if ga.name == "collect":
-                    path.append(f"{cell} holds a {ga.args[3]} ball, which is collected")
-                else:
-                    path.append(f"{cell} is empty")
-        if path:
-            out.append("on the way, " + "; ".join(path))
-        moved = {c: n - before["collected"].get(c, 0) for c, n in after["collected"].items()}
-        total = [add(f"collected_{colour}", f"{colour} {n}") for colour, n in after["collected"].items()]
-        # §5's wording of the ball-collection reasoning: "collects 1 red ball and 1 blue ball"
-        out.append("the player collects " + add("balls_collected", collection_phrase(moved)))
-        out.append("collected so far: " + ", ".join(total))
-    return out
-
-
 def _visual_chain(domain: str, step: int, action_text: str, kb: dict, ka: dict) -> str:
     """c^v: which cells of the image change, from the per-cell kinds before and after."""
+    spec = get_spec(domain)
     changes = []
     for cell in sorted(set(kb) | set(ka)):
         a, b = kb.get(cell, set()), ka.get(cell, set())
         if a == b:
             continue
-        parts = [f"{kind_word(domain, k)} leaves" for k in sorted(a - b)]
-        parts += [f"{kind_word(domain, k)} arrives" for k in sorted(b - a)]
+        parts = [f"{spec.kind_word(k)} leaves" for k in sorted(a - b)]
+        parts += [f"{spec.kind_word(k)} arrives" for k in sorted(b - a)]
         changes.append(f"{fmt_cell(cell)}: " + ", ".join(parts))
     head = f"Drawing the image after action {step} ({action_text}): "
     if not changes:

@@ -8,11 +8,26 @@ kinds sit in which cell, and how agent actions map to PDDL action literals.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Mapping
 
 from svot.domains import grid
+from svot.domains.distractors import generic_pools, generic_problems, same_line
 from svot.domains.grid import DIRECTIONS, Cell
+from svot.domains.phrases import (
+    ADJ,
+    FORMATS,
+    Phrase,
+    answer_line,
+    answer_value,
+    coordinates_text,
+    generic_conclusion,
+    generic_operator_text,
+    literal_text,
+    question_clause,
+)
 from svot.errors import ActionError, ConfigError
+from svot.pddl import load_domain
+from svot.pddl.domain import Operator
 from svot.pddl.problem import Atom, Problem
 
 
@@ -27,6 +42,10 @@ class Field:
     key: str
     label: str
     kind: str
+
+
+# What the generic description says of the grid's adjacency predicate (svot.domains.grid).
+ADJ_MEANING = " and (adj ?a ?dir ?b) that cell ?b is next to cell ?a in direction ?dir, inside the grid"
 
 
 class DomainSpec:
@@ -240,8 +259,124 @@ class DomainSpec:
         raise ConfigError(f"domain {self.name!r} has no item_cells hook: svot.problem_gen.optimal's move table needs it")
 
     # --- the dataset: wording, distractor rules, Table 5 prediction counts -------------------------
+    # Read by svot.dataset. The defaults derive generic words from the PDDL predicate and operator
+    # names, the kinds and the fields, so a domain registered from outside builds datasets as it is;
+    # the built-in domains override them with their own words (svot/domains/<name>/wording.py).
 
-    # (hooks of svot.dataset go here)
+    #: transitions: how a precondition predicate reads (predicate -> Phrase); a predicate not
+    #: listed reads from its name (:func:`svot.domains.phrases.generic_phrase`).
+    phrases: ClassVar[Mapping[str, Phrase]] = {"adj": ADJ}
+    #: transitions: predicates a chain never states (the player's own position, bookkeeping).
+    silent_predicates: ClassVar[frozenset[str]] = frozenset({"at"})
+    #: transitions: what the agent's operator does when it applies, by operator name, formatted
+    #: with its parameters by name (``{to}``); an operator not listed is read off its effects.
+    conclusions: ClassVar[Mapping[str, str]] = {}
+    #: transitions (c^v): how a kind is named when it leaves or enters a cell; others: its name.
+    kind_words: ClassVar[Mapping[str, str]] = {"player": "the player"}
+    #: instance: whether distractors prefer goal configurations some action sequence reaches
+    #: (issue 14: A.7's "all candidates valid" read as "reachable").
+    reachable_distractors: ClassVar[bool] = False
+    #: spec: Table 5's prediction counts, size -> split -> count (empty: not in Table 5).
+    table5_predictions: ClassVar[Mapping[int, Mapping[str, int]]] = {}
+    #: instance: how much longer a random sequence's drawn length must be than the kept one,
+    #: (size, distribution) -> mean shortfall, for domains whose sequences stop early (issue 14).
+    early_stop_allowance: ClassVar[Mapping[tuple[int, str], float]] = {}
+
+    def goal_fields(self) -> tuple[str, ...]:
+        """wording/choices: the state fields the goal g asks for (SVoT §4), in answer order.
+
+        Default: the player, then every ``cells`` field named after a predicate the
+        actions change (``lit`` for the lamps' ``(lit ?c)``; ``blocks`` for ``(block ?c)``).
+        """
+        changing = load_domain(self.pddl).fluent_predicates
+        keys = [f.key for f in self.fields if f.kind == "cells" and (f.key in changing or f.key.removesuffix("s") in changing)]
+        return ("player", *keys)
+
+    def dataset_action_text(self, action: int, size: int) -> str:
+        """instance: how the datasets write an action (default: as the envs do)."""
+        return self.action_text(action, size)
+
+    def describe(self, size: int, colours: tuple[str, ...] = ()) -> str:
+        """prompts: the domain description d (objects, actions, preconditions, effects).
+
+        Default: the kinds, the actions and each operator's PDDL preconditions and effects.
+        """
+        domain = load_domain(self.pddl)
+        actions = ", ".join(self.action_text(a, size) for a in range(self.n_actions(size)))
+        literals = sorted({literal_text(*op.action) for op in domain.operators})
+        ops = "\n".join(generic_operator_text(op) for op in domain.operators)
+        return (
+            f"{self.title} on a {size}x{size} grid. Object kinds on the grid: "
+            f"{', '.join(self.kind_word(k) for k in self.kinds)}.\n{coordinates_text(size)}\n"
+            f"Actions: {actions}. An action is the PDDL literal {' or '.join(literals)}, its arguments "
+            "the action's words; it applies the operator whose preconditions hold, (at ?c) meaning that "
+            f"the player is on cell ?c{ADJ_MEANING if 'adj' in domain.predicates else ''}:\n{ops}\n"
+            "If no operator's preconditions hold, the action is not applicable and nothing changes."
+        )
+
+    def description_colours(self, state: dict) -> tuple[str, ...]:
+        """prompts: the colours :meth:`describe` names for a map (Gather's balls); default none."""
+        return ()
+
+    def question(self) -> str:
+        """prompts: the goal question (default: one clause per goal field, by its kind)."""
+        clauses = [question_clause(self.field_named(k)) for k in self.goal_fields()]
+        what = ", ".join(clauses[:-1]) + " and " + clauses[-1] if len(clauses) > 1 else clauses[0]
+        return f"After all the actions, {what}?"
+
+    def answer_format(self) -> str:
+        """prompts: the form of a free-response answer (see :meth:`answer_text`)."""
+        return answer_line([(self.field_named(k), FORMATS.get(self.field_named(k).kind, "<value>")) for k in self.goal_fields()])
+
+    def answer_text(self, goal: dict) -> str:
+        """wording: the free-response answer, e.g. ``Player: (1, 2); blocks: (2, 2), (3, 3)``."""
+        return answer_line([(self.field_named(k), answer_value(self.field_named(k).kind, goal[k])) for k in self.goal_fields()])
+
+    def field_named(self, key: str) -> Field:
+        """The :class:`Field` with this key (ConfigError naming the domain if there is none)."""
+        for f in self.fields:
+            if f.key == key:
+                return f
+        raise ConfigError(f"{self.name} has no state field {key!r}; its fields are {', '.join(f.key for f in self.fields)}")
+
+    def conclusion(self, op: Operator, binding: dict) -> str:
+        """transitions: what the applied operator does, its parameters formatted (``{"to": "(1, 2)"}``)."""
+        template = self.conclusions.get(op.name)
+        return generic_conclusion(op, binding) if template is None else template.format(**binding)
+
+    def kind_word(self, kind: str) -> str:
+        """transitions (c^v): a kind in words (``a wall``)."""
+        return self.kind_words.get(kind, kind.replace("_", " "))
+
+    def effect_clauses(self, before: dict, after: dict, applied: list, add) -> list[str]:
+        """transitions: the domain's effect clauses after the player's; ``add(field, value)`` records a
+        keyword and returns the value. Default: each field other than the player that changed."""
+        out = []
+        for f in self.fields:
+            if f.key != "player" and before.get(f.key) != after.get(f.key):
+                out.append(f"{f.label.lower()}: {add(f'{f.key}_after', answer_value(f.kind, after[f.key]))}")
+        return out
+
+    def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:
+        """choices: (partially correct, other) valid distractors of a goal ``truth``, in a fixed order."""
+        return generic_pools({k: self.field_named(k).kind for k in self.goal_fields()}, truth, initial)
+
+    def is_partial(self, truth: dict, choice: dict, initial: dict | None = None) -> bool:
+        """choices: whether a distractor (not the truth) is partially correct: one field right
+        (a one-field answer: a cell that keeps one coordinate)."""
+        fields = self.goal_fields()
+        if len(fields) == 1:
+            return self.field_named(fields[0]).kind == "cell" and same_line(truth, choice, fields[0])
+        return any(choice[f] == truth[f] for f in fields)
+
+    def choice_problems(self, truth: dict, choice: dict, initial: dict) -> list[str]:
+        """choices: how a distractor breaks the domain's validity rules, beyond the player's cell."""
+        kinds = {k: self.field_named(k).kind for k in self.goal_fields() if k != "player"}
+        return generic_problems(kinds, truth, choice, initial)
+
+    def min_plan_length(self, params: dict) -> int:
+        """instance: a lower bound on a goal-reaching plan's length for these generator parameters."""
+        return 1
 
     # --- scoring: what svot.metrics asks of a domain -----------------------------------------------------
 

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from svot.dataset import iter_split
-from svot.dataset.choices import _tile_at, build_choices, check_choices, is_partial
+from svot.dataset.choices import build_choices, check_choices, is_partial
 from svot.dataset.instance import carries_plan, plan_floor, plan_maps, split_lengths
 from svot.dataset.spec import SPLITS, TABLE5_PREDICTIONS, implied_mean_length, length_probs, lengths_for, predictions
+from svot.domains.frozenlake.wording import tile_at as _tile_at
 
 # --------------------------------------------------------------------------- A.7
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind
+from svot.domains.gather import wording
 from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
 from svot.domains.gather import look
 from svot.errors import ActionError
@@ -146,6 +147,51 @@ class GatherSpec(DomainSpec):
     # --- scoring ---
     state_fields = ("action", "player", "collected", "balls")
     constant_fields = ()
+
+    # --- the dataset ---
+    phrases = wording.PHRASES
+    conclusions = wording.CONCLUSIONS
+    kind_words = wording.KIND_WORDS
+    silent_predicates = wording.SILENT
+    reachable_distractors = True
+    table5_predictions = {
+        4: {"train": 5424, "val": 696, "test_id": 1412, "test_ood": 2512},
+        5: {"train": 7330, "val": 802, "test_id": 1606, "test_ood": 2670},
+        6: {"train": 8182, "val": 1026, "test_id": 2022, "test_ood": 2956},
+    }
+
+    def goal_fields(self) -> tuple[str, ...]:
+        return wording.GOAL_FIELDS
+
+    def question(self) -> str:
+        return wording.QUESTION
+
+    def answer_format(self) -> str:
+        return wording.ANSWER_FORMAT
+
+    def dataset_action_text(self, action: int, size: int) -> str:
+        return wording.action_text(self.action_text(action, size))
+
+    def describe(self, size: int, colours: tuple[str, ...] = ()) -> str:
+        return wording.describe(size, colours)
+
+    def description_colours(self, state: dict) -> tuple[str, ...]:
+        return tuple(state["balls"])
+
+    def conclusion(self, op, binding: dict) -> str:
+        return super().conclusion(op, wording.conclusion_binding(binding))
+
+    def kind_word(self, kind: str) -> str:
+        return wording.kind_word(kind) or super().kind_word(kind)
+
+    def effect_clauses(self, before: dict, after: dict, applied: list, add) -> list[str]:
+        return wording.effect_clauses(before, after, applied, add)
+
+    def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:
+        return wording.distractor_pools(truth, initial)
+
+    def choice_problems(self, truth: dict, choice: dict, initial: dict) -> list[str]:
+        return wording.choice_problems(truth, choice, initial)
 
 
 def _colour_order(c: str) -> tuple:

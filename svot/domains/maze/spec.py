@@ -6,6 +6,7 @@ from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name, parse_cell
 from svot.domains.maze.table5 import TABLE5
 from svot.domains.maze import look
+from svot.domains.maze import wording
 
 
 class MazeSpec(DomainSpec):
@@ -62,3 +63,31 @@ class MazeSpec(DomainSpec):
     # --- scoring ---
     state_fields = ("action", "player")
     constant_fields = ("goal", "walls")
+
+    # --- the dataset ---
+    phrases = wording.PHRASES
+    conclusions = wording.CONCLUSIONS
+    kind_words = wording.KIND_WORDS
+    table5_predictions = {
+        5: {"train": 6342, "val": 832, "test_id": 1658, "test_ood": 2682},
+        6: {"train": 8164, "val": 982, "test_id": 1956, "test_ood": 3164},
+        7: {"train": 8544, "val": 1166, "test_id": 2326, "test_ood": 3372},
+    }
+
+    def goal_fields(self) -> tuple[str, ...]:
+        return wording.GOAL_FIELDS
+
+    def question(self) -> str:
+        return wording.QUESTION
+
+    def answer_format(self) -> str:
+        return wording.ANSWER_FORMAT
+
+    def describe(self, size: int, colours: tuple[str, ...] = ()) -> str:
+        return wording.describe(size)
+
+    def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:
+        return wording.distractor_pools(truth, initial)
+
+    def is_partial(self, truth: dict, choice: dict, initial: dict | None = None) -> bool:
+        return wording.is_partial(truth, choice)

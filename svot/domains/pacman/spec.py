@@ -6,6 +6,7 @@ from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name
 from svot.domains.pacman.table5 import TABLE5
 from svot.domains.pacman import look
+from svot.domains.pacman import wording
 
 
 class PacmanSpec(DomainSpec):
@@ -76,3 +77,38 @@ class PacmanSpec(DomainSpec):
     # out (pass fields=svot.metrics.state.all_fields("pacman") to add them).
     state_fields = ("action", "player", "collected")
     constant_fields = ("total",)
+
+    # --- the dataset ---
+    phrases = wording.PHRASES
+    conclusions = wording.CONCLUSIONS
+    kind_words = wording.KIND_WORDS
+    reachable_distractors = True
+    table5_predictions = {
+        4: {"train": 5342, "val": 652, "test_id": 1308, "test_ood": 2396},
+        5: {"train": 7426, "val": 846, "test_id": 1698, "test_ood": 2642},
+        6: {"train": 7728, "val": 934, "test_id": 1910, "test_ood": 2974},
+    }
+
+    def goal_fields(self) -> tuple[str, ...]:
+        return wording.GOAL_FIELDS
+
+    def question(self) -> str:
+        return wording.QUESTION
+
+    def answer_format(self) -> str:
+        return wording.ANSWER_FORMAT
+
+    def describe(self, size: int, colours: tuple[str, ...] = ()) -> str:
+        return wording.describe(size)
+
+    def effect_clauses(self, before: dict, after: dict, applied: list, add) -> list[str]:
+        return wording.effect_clauses(before, after, add)
+
+    def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:
+        return wording.distractor_pools(truth, initial)
+
+    def choice_problems(self, truth: dict, choice: dict, initial: dict) -> list[str]:
+        return wording.choice_problems(truth, choice, initial)
+
+    def min_plan_length(self, params: dict) -> int:
+        return wording.min_plan_length(params)
