@@ -20,6 +20,7 @@ from svot.domains.phrases import (
     answer_line,
     answer_value,
     coordinates_text,
+    effect_field,
     generic_conclusion,
     generic_operator_text,
     literal_text,
@@ -354,7 +355,7 @@ class DomainSpec:
         out = []
         for f in self.fields:
             if f.key != "player" and before.get(f.key) != after.get(f.key):
-                out.append(f"{f.label.lower()}: {add(f'{f.key}_after', answer_value(f.kind, after[f.key]))}")
+                out.append(f"{f.label.lower()}: {add(effect_field(f.label), answer_value(f.kind, after[f.key]))}")
         return out
 
     def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:

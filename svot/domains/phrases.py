@@ -195,3 +195,9 @@ def answer_line(parts) -> str:
         label = f.label if i == 0 else f.label[:1].lower() + f.label[1:]
         out.append(f"{label}: {text}")
     return "; ".join(out)
+
+
+def effect_field(label: str) -> str:
+    """The keyword field of a generic effect clause ``<label>: <value>`` (``"lit"`` -> ``"lit_after"``):
+    the dataset writes it from the field's label and the reasoning reward reads it back from the text."""
+    return "_".join(label.lower().split()) + "_after"

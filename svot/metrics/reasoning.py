@@ -35,6 +35,9 @@ field                  phrase                                                  v
                        ``(r, c) is not a wall``, ``(r, c) has no block``,       ``has no block``,
                        ``(r, c) holds a block``, ... or, relative to the        ``holds a block``, ...
                        cell before it, the paper's ``with no block above it``
+``<label>_after``      after the player's clause, ``; <label>: <value>`` (the    ``<value>``
+                       default effect clause of a domain registered from
+                       outside, e.g. ``lit: (1, 2), (1, 3)``)
 =====================  ======================================================  ====================
 
 **Preconditions count** (SVoT §3: "P(c_i) contains keywords extracted from
@@ -68,6 +71,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from svot.domains.keywords import PRECONDITION_WORDS, collection_phrase, precondition_field
+from svot.domains.phrases import effect_field
 from svot.metrics._text import CELL, CELL_RE, completion_text, fmt_cell, norm_words, normalize_action
 from svot.metrics.errors import MetricError
 
@@ -282,7 +286,27 @@ def _extract(t: str) -> dict[str, list[str]]:
             put("balls_collected", collection_phrase(dict(items)))
         elif _COLLECTS_NONE.search(t):
             put("balls_collected", collection_phrase({}))
+    _effect_fields(t, put)
     return out
+
+
+_CLAUSE_END = re.compile(r"\.(?![0-9])|\n")
+_EFFECT_LABEL = re.compile(r"^[a-z][a-z ]*$")
+
+
+def _effect_fields(t: str, put) -> None:
+    """The generic effect clauses after the player's (``DomainSpec.effect_clauses``' default):
+    ``Player position changes to (1, 3); lit: (1, 2), (1, 3).`` -> ``lit_after``. Fields read by
+    the rules above come first (``put`` keeps the first value)."""
+    m = _PLAYER_AFTER.search(t)
+    if m is None:
+        return
+    sentence = _CLAUSE_END.split(t[m.end():], maxsplit=1)[0]
+    for clause in sentence.split(";")[1:]:
+        label, colon, value = clause.partition(":")
+        label = " ".join(label.lower().split())
+        if colon and value.strip() and _EFFECT_LABEL.match(label):
+            put(effect_field(label), norm_words(value))
 
 
 # --------------------------------------------------------------------------- truth

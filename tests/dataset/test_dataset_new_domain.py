@@ -17,7 +17,7 @@ from svot.dataset.spec import implied_mean_length
 from svot.domains import get_spec
 from svot.extend import register_domain, unregister_domain
 from svot.problem_gen import generate
-from tests.toy_domain.test_toy_domain import LampsGenerator, LampsSpec
+from tests.toy_domain.lamps import LampsGenerator, LampsSpec
 
 
 # three maps in every split up to test_id, as make_config(maps_per_split=3) draws them

@@ -16,7 +16,7 @@ from svot.domains.grid import cell_name
 from svot.errors import ConfigError
 from svot.extend import register_domain, unregister_domain
 from svot.problem_gen import PARAMS, Generated, generate, sampling_params, solve
-from tests.toy_domain.test_toy_domain import LampsGenerator, LampsSpec
+from tests.toy_domain.lamps import LampsGenerator, LampsSpec
 
 
 @pytest.fixture
