@@ -1,8 +1,10 @@
 """Gather: collect every coloured ball with moves of k cells (1 ≤ k ≤ N-1).
 
-Everything that is this domain's lives in this folder: ``spec`` (the DomainSpec),
-``generator`` (Table 5 sampling and the solvability check) and ``env`` (the
-Gymnasium env and its documentation). The dynamics are ``svot/domains_pddl/gather.pddl``.
+Everything that is this domain's lives in this folder: ``spec`` (the DomainSpec and its
+hooks), ``table5`` (its Table 5 row), ``generator`` (sampling and the solvability check), ``solver``
+(its exact planner), ``look`` (floor, sprites, ANSI characters, random states), ``wording`` (task
+description, reasoning phrases, goal fields, distractor rules) and ``env`` (the Gymnasium env,
+its documentation, and its vector env). The dynamics are ``svot/domains_pddl/gather.pddl``.
 """
 
 from svot.domains.gather.spec import COLOURS, COLOURS_BY_SIZE, GatherSpec, colours_for

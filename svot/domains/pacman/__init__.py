@@ -1,8 +1,10 @@
 """Pacman: eat every coin; no walls.
 
-Everything that is this domain's lives in this folder: ``spec`` (the DomainSpec),
-``generator`` (Table 5 sampling and the solvability check) and ``env`` (the
-Gymnasium env and its documentation). The dynamics are ``svot/domains_pddl/pacman.pddl``.
+Everything that is this domain's lives in this folder: ``spec`` (the DomainSpec and its
+hooks), ``table5`` (its Table 5 row), ``generator`` (sampling and the solvability check), ``solver``
+(its exact planner), ``look`` (floor, sprites, ANSI characters, random states), ``wording`` (task
+description, reasoning phrases, goal fields, distractor rules) and ``env`` (the Gymnasium env,
+its documentation, and its vector env). The dynamics are ``svot/domains_pddl/pacman.pddl``.
 """
 
 from svot.domains.pacman.spec import PacmanSpec
