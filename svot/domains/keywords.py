@@ -9,7 +9,7 @@ from __future__ import annotations
 # preconditions and effects (e.g., 'with no block above it' for preconditions ...)").
 # One field per checked object predicate and cell, ``pre <object> (r, c)``, whose value
 # says whether the object is there: (present, absent). Both phrases are the ones the
-# chain writes (svot.dataset.wording.PHRASES), so the value occurs verbatim in the chain; the scorer
+# chain writes (each domain's DomainSpec.phrases, in its wording.py), so the value occurs verbatim in the chain; the scorer
 # also reads the paper's relative phrasing ("with no block above it") into them.
 # Grid bounds (``adj``/``ray``) are not object facts: they are scored by ``applicable``
 # and ``blocked_by: edge``.
