@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # ~25 s: it runs the whole --quick table (the generation script's check stays in the fast lane)
 @pytest.mark.pddlgym
 def test_bench_envs_prints_its_table_and_the_targets_line():
     out = subprocess.run(

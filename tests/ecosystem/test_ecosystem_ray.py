@@ -61,6 +61,7 @@ def local_jsonl(tmp_path_factory) -> Path:
     return _local(tmp_path_factory, "--format", "jsonl")
 
 
+@pytest.mark.slow  # starts Ray (~15 s); the argument checks below stay in the fast lane
 def test_ray_engine_writes_the_same_bytes(local_parquet, tmp_path, capsys):
     ray = _ray()
     assert not ray.is_initialized()
@@ -74,6 +75,7 @@ def test_ray_engine_writes_the_same_bytes(local_parquet, tmp_path, capsys):
     assert not (out / ".parts").exists()
 
 
+@pytest.mark.slow  # starts Ray (~15 s); the argument checks below stay in the fast lane
 def test_ray_engine_joins_a_running_cluster_by_address(local_jsonl, tmp_path):
     ray = _ray()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
