@@ -143,6 +143,8 @@ def _pre_patterns(obj: str, article: str) -> tuple[re.Pattern, re.Pattern]:
 
 
 _PRE = {obj: _pre_patterns(obj, r"(?:an?|the)") for obj in PRECONDITION_WORDS}
+_OWN_CLAUSES = (_PUSH_SEGMENT, _BLOCKS_SAME, _TILE, _STATUS, _COIN_AT, _NO_COIN, _COINS, _SO_FAR, _BY_MOVE, _COLLECTS,
+                _COLLECTS_NONE)
 _CLAUSE_END = re.compile(r"[.;\n]|,\s*(?:so|but)\b", _I)
 _RELATIVE = re.compile(r"\s*(above|below|(?:to\s+the\s+)?left\s+of|(?:to\s+the\s+)?right\s+of)\s+(?:it|the\s+player|him|her)\b", _I)
 _OFFSETS = {"above": (-1, 0), "below": (1, 0), "left": (0, -1), "right": (0, 1)}
@@ -296,8 +298,8 @@ _EFFECT_LABEL = re.compile(r"^[a-z][a-z ]*$")
 
 def _effect_fields(t: str, put) -> None:
     """The generic effect clauses after the player's (``DomainSpec.effect_clauses``' default):
-    ``Player position changes to (1, 3); lit: (1, 2), (1, 3).`` -> ``lit_after``. Fields read by
-    the rules above come first (``put`` keeps the first value)."""
+    ``Player position changes to (1, 3); lit: (1, 2), (1, 3).`` -> ``lit_after``. A clause that one
+    of the rules above reads (``tile: frozen``, ``block positions change: ...``) is theirs."""
     m = _PLAYER_AFTER.search(t)
     if m is None:
         return
@@ -305,7 +307,7 @@ def _effect_fields(t: str, put) -> None:
     for clause in sentence.split(";")[1:]:
         label, colon, value = clause.partition(":")
         label = " ".join(label.lower().split())
-        if colon and value.strip() and _EFFECT_LABEL.match(label):
+        if colon and value.strip() and _EFFECT_LABEL.match(label) and not any(r.search(clause) for r in _OWN_CLAUSES):
             put(effect_field(label), norm_words(value))
 
 
