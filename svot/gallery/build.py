@@ -29,11 +29,12 @@ from html import escape
 from pathlib import Path
 
 from svot._version import __version__
+from svot.dataset.reader import SplitSource, find_splits, read_export_info
 from svot.dataset.records import png_name
 from svot.dataset.writers import atomic_write_bytes, atomic_write_json, sha256_file
 from svot.errors import ConfigError, DatasetError
 from svot.gallery.assets import CSS, JS
-from svot.gallery.data import SplitSource, find_splits, read_cards, read_export_info
+from svot.gallery.data import read_cards
 from svot.gallery.predictions import METRICS, IMAGE_OK, read_predictions, score_card
 from svot.safe_paths import OutsideRootError, contained, remove_within
 

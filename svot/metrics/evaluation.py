@@ -8,7 +8,8 @@ its Python twin :func:`evaluate`.
 (ImageFolder) under ``data``, in the instances view (one row per instance) or
 the predictions view (one row per prediction, regrouped by ``instance_id``).
 Only the files that hold a predicted id are loaded; an id present in two
-files is taken from the first (paths in sorted order).
+files is taken from the first (paths in sorted order). The reading is
+:mod:`svot.dataset.reader`'s (:func:`load_truth` and its types are re-exported here).
 
 **Predictions** are JSON Lines, one object per instance::
 
@@ -55,15 +56,17 @@ and FullAcc (per image), :mod:`svot.metrics.objects`.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import numpy as np
 
+from svot.dataset.reader import TruthInstance, TruthSet, TruthStep, load_truth
+from svot.dataset.reader import data_files as _data_files  # noqa: F401 - old private names, still imported
+from svot.dataset.reader import image_ref as _img  # noqa: F401 - by svot.inspect.svot_samples
+from svot.dataset.reader import read_rows as _rows_of  # noqa: F401
 from svot.domains import SPECS
 from svot.errors import DatasetError, PredictionError
 from svot.jsonl import iter_lines, loads
@@ -76,7 +79,8 @@ from svot.metrics.reasoning import (
     visual_chain_fields,
     visual_reasoning_reward,
 )
-from svot.metrics.state import _spec, parse_action, state_fields, state_reward
+from svot.metrics.state import parse_action, state_fields, state_reward
+from svot.metrics.visual import visual_reward
 from svot.safe_paths import contained, open_image, read_image_file
 
 __all__ = [
@@ -123,238 +127,6 @@ def _looks_visual(text: str) -> bool:
     """A c^v chain names cells that change ("(1, 0): the player arrives"), or says none does,
     and never says where the player is before the move (every c^z chain does)."""
     return bool(visual_chain_fields(text)) and "player_before" not in extract_keywords(text)
-
-
-# --------------------------------------------------------------------------- ground truth
-
-
-@dataclass
-class TruthStep:
-    index: int  # 1-based
-    action: str | None
-    state: dict
-    keywords: list
-    labels: list
-    image: object = None  # PNG bytes, a path, a PIL image or None
-    visual_chain: str | None = None  # c_i^v
-
-
-@dataclass
-class TruthInstance:
-    id: str
-    domain: str
-    size: int
-    split: str
-    distribution: str
-    steps: list
-    answer: str
-    goal: dict
-    choices: list
-    correct: str
-
-    @property
-    def key(self) -> tuple[str, int, str]:
-        return (self.domain, self.size, self.split)
-
-
-class TruthSet:
-    """Ground-truth instances by id (see :func:`load_truth`)."""
-
-    def __init__(self, instances: dict[str, TruthInstance], sources: list[str]):
-        self.instances = instances
-        self.sources = sources
-
-    def __contains__(self, key) -> bool:
-        return key in self.instances
-
-    def __getitem__(self, key) -> TruthInstance:
-        return self.instances[key]
-
-    def __len__(self) -> int:
-        return len(self.instances)
-
-    def __iter__(self) -> Iterator[TruthInstance]:
-        return iter(self.instances.values())
-
-
-def _data_files(data) -> list[Path]:
-    p = Path(data)
-    if not p.exists():
-        raise DatasetError(f"no data at {str(p)!r}: pass the directory an export wrote (svot export --out ...)")
-    if p.is_file():
-        if p.suffix == ".parquet" or p.name.endswith(".jsonl"):
-            return [p]
-        raise DatasetError(f"{str(p)!r} is neither a .parquet file nor a metadata.jsonl file")
-    files = [
-        f
-        for f in sorted(p.rglob("*"))
-        if f.is_file()
-        and (f.suffix == ".parquet" or f.name == "metadata.jsonl")
-        and not any(part.startswith(".") for part in f.relative_to(p).parts)
-    ]
-    if not files:
-        raise DatasetError(f"no exported split (*.parquet or metadata.jsonl) under {str(p)!r}")
-    return files
-
-
-def _j(value):
-    return json.loads(value) if isinstance(value, str) else value
-
-
-def _img(value, base: Path | None):
-    """An image column value as bytes or a path (lazy); a path must stay under the data file's folder."""
-    if value is None:
-        return None
-    if isinstance(value, dict):
-        if value.get("bytes") is not None:
-            return value["bytes"]
-        value = value.get("path")
-        if not value:
-            return None
-    if isinstance(value, str):
-        return contained(base if base is not None else Path.cwd(), value, what="data image path")
-    return value
-
-
-def _from_instance_row(row: dict, base: Path | None) -> TruthInstance:
-    steps = []
-    # Parquet: ``step_images`` (Image structs); ImageFolder JSONL: ``step_images_file_names``
-    names = row.get("step_images") or row.get("step_images_file_names") or []
-    for i, s in enumerate(row["steps"]):
-        image = s.get("image")  # exports before the step images moved out of the structs
-        if image is None and i < len(names):
-            image = names[i]
-        steps.append(
-            TruthStep(
-                index=int(s["step"]),
-                action=s.get("action_text"),
-                state=_j(s["state"]),
-                keywords=list(s.get("keywords") or []),
-                labels=s.get("labels"),
-                image=_img(image, base),
-                visual_chain=s.get("reasoning_visual"),
-            )
-        )
-    return TruthInstance(
-        id=row["id"],
-        domain=row["domain"],
-        size=int(row["size"]),
-        split=row["split"],
-        distribution=row.get("distribution", ""),
-        steps=steps,
-        answer=row["answer"],
-        goal=_j(row["goal"]),
-        choices=list(row["choices"]),
-        correct=row["correct_choice"],
-    )
-
-
-def _from_prediction_rows(rows: list[dict], base: Path | None) -> TruthInstance:
-    from svot.render.labels import label_grid
-
-    first = rows[0]
-    spec = _spec(first["domain"])
-    by_step: dict[int, dict] = {}
-    goal_row = None
-    for r in rows:
-        if r["kind"] == "goal":
-            goal_row = r
-        else:
-            by_step.setdefault(int(r["step"]), {})[r["kind"]] = r
-    if goal_row is None:
-        raise DatasetError(f"instance {first['instance_id']}: the predictions view has no goal record")
-    steps = []
-    for i in sorted(by_step):
-        st = by_step[i].get("state")
-        vis = by_step[i].get("visualization")
-        src = st or vis
-        state = _j(src["state"])
-        keywords = list((st or {}).get("keywords") or [])
-        action = next((k["value"] for k in keywords if k.get("field") == "action"), None)
-        image = None
-        if vis is not None:
-            image = vis.get("target_image")
-            if image is None and vis.get("target_image_file_name"):
-                image = vis["target_image_file_name"]
-        chain_v = vis.get("reasoning") if vis is not None else None
-        steps.append(TruthStep(i, action, state, keywords, label_grid(spec, state), _img(image, base), chain_v or None))
-    return TruthInstance(
-        id=first["instance_id"],
-        domain=first["domain"],
-        size=int(first["size"]),
-        split=first["split"],
-        distribution=first.get("distribution", ""),
-        steps=steps,
-        answer=goal_row["answer"],
-        goal=_j(goal_row["goal"]),
-        choices=list(goal_row["choices"]),
-        correct=goal_row["target_classification"],
-    )
-
-
-def _rows_of(path: Path, ids: set | None) -> tuple[list[dict], bool]:
-    """Rows of one file that hold a wanted id, and whether the file is in the predictions view."""
-    if path.suffix == ".parquet":
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.parquet as pq
-
-        names = pq.read_schema(path).names
-        pred_view = "instance_id" in names and "kind" in names
-        id_col = "instance_id" if pred_view else "id"
-        if id_col not in names:
-            return [], False
-        if ids is not None:
-            have = set(pq.read_table(path, columns=[id_col]).column(0).to_pylist())
-            if not have & ids:
-                return [], pred_view
-        table = pq.read_table(path)
-        if ids is not None:
-            table = table.filter(pc.is_in(table[id_col], value_set=pa.array(sorted(ids), pa.string())))
-        return table.to_pylist(), pred_view
-    rows = []
-    pred_view = None
-    for _number, line in iter_lines(path):
-        if line.strip():
-            row = loads(line)
-            if pred_view is None:
-                pred_view = "instance_id" in row and "kind" in row
-            rid = row.get("instance_id" if pred_view else "id")
-            if ids is None or rid in ids:
-                rows.append(row)
-    return rows, bool(pred_view)
-
-
-def load_truth(data, ids: Iterable[str] | None = None) -> TruthSet:
-    """The ground-truth instances under ``data`` (a directory, a ``.parquet`` or a ``metadata.jsonl``).
-
-    ``ids``: load only these instances (files without any of them are not
-    read beyond their id column). Raises :class:`~svot.errors.DatasetError`
-    when there is no exported split or a file is not an SVoT export.
-    """
-    want = None if ids is None else {i for i in ids if isinstance(i, str)}
-    out: dict[str, TruthInstance] = {}
-    sources = []
-    for path in _data_files(data):
-        try:
-            rows, pred_view = _rows_of(path, want)
-            base = path.parent
-            if pred_view:
-                groups: dict[str, list] = {}
-                for r in rows:
-                    groups.setdefault(r["instance_id"], []).append(r)
-                insts = [_from_prediction_rows(g, base) for g in groups.values()]
-            else:
-                insts = [_from_instance_row(r, base) for r in rows]
-        except DatasetError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a file that is not an SVoT export
-            raise DatasetError(f"{path}: cannot read it as an SVoT export ({type(exc).__name__}: {exc})") from None
-        if insts:
-            sources.append(str(path))
-        for inst in insts:
-            out.setdefault(inst.id, inst)
-    return TruthSet(out, sources)
 
 
 # --------------------------------------------------------------------------- predictions
@@ -909,8 +681,6 @@ class _Scorer:
             self.issue(line, "wrong_kind", msg, inst.id)
         images = self._step_list(line, rec, "images", inst)
         if images:
-            from svot.metrics.visual import visual_reward
-
             for path, step in images:
                 try:
                     pred = _load_image(path, self.base, "predicted image")
