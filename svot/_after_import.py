@@ -5,13 +5,12 @@
 the engine (the lower layers do not load the upper ones). Registering needs Gymnasium anyway and
 is only observable through it, so it waits for Gymnasium: at once if it is already imported, else
 when it is, through a finder on ``sys.meta_path`` that wraps Gymnasium's loader and then removes
-itself. Standard library only: this module sits below every other.
+itself. It imports nothing but ``sys`` (not even ``importlib.abc``, which alone would cost more than
+``svot.errors``): it sits below every other module.
 """
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.util
 import sys
 from collections.abc import Callable
 
@@ -24,8 +23,8 @@ def call_after_import(name: str, callback: Callable[[], None]) -> None:
         sys.meta_path.insert(0, _OneShotFinder(name, callback))
 
 
-class _OneShotFinder(importlib.abc.MetaPathFinder):
-    """Finds nothing itself: hands the real spec back with its loader wrapped, once."""
+class _OneShotFinder:
+    """A meta path finder that finds nothing itself: it hands the real spec back with its loader wrapped, once."""
 
     def __init__(self, name: str, callback: Callable[[], None]):
         self.name = name
@@ -35,13 +34,18 @@ class _OneShotFinder(importlib.abc.MetaPathFinder):
         if fullname != self.name:
             return None
         sys.meta_path.remove(self)  # one shot; also keeps the lookup below from coming back here
-        spec = importlib.util.find_spec(fullname)
+        spec = None
+        for finder in sys.meta_path:  # what the import system would do next
+            find = getattr(finder, "find_spec", None)
+            spec = find(fullname, path, target) if find is not None else None
+            if spec is not None:
+                break
         if spec is not None and spec.loader is not None:
             spec.loader = _CallbackLoader(spec.loader, self.callback)
         return spec
 
 
-class _CallbackLoader(importlib.abc.Loader):
+class _CallbackLoader:
     """The real loader, then the callback; the module keeps the real loader afterwards."""
 
     def __init__(self, loader, callback: Callable[[], None]):

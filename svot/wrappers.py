@@ -29,6 +29,7 @@ Gymnasium only.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -369,8 +370,6 @@ def _entry_class(spec):
     if callable(ep):
         return ep
     module, _, attr = ep.partition(":")
-    import importlib
-
     return getattr(importlib.import_module(module), attr)
 
 
