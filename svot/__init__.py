@@ -1,11 +1,24 @@
 """svot: PDDL grid domains as Gymnasium environments, datasets and scoring tools.
 
 ``import svot`` registers every environment id with Gymnasium, e.g.
-``gymnasium.make("SVoT/Sokoban-5x5-v0")``.
+``gymnasium.make("SVoT/Sokoban-5x5-v0")``. The registering waits until Gymnasium is imported
+(:mod:`svot._after_import`), so that ``import svot.errors`` or ``import svot.pddl`` load neither
+Gymnasium nor the envs and the engine.
 """
 
+from svot._after_import import call_after_import
 from svot._version import __version__
 
-from svot.envs.registration import register_all as _register_all
 
-_register_all()
+def _register_env_ids() -> None:
+    # Function-level on purpose: the root package would otherwise load the envs layer (and Gymnasium)
+    # for every `import svot.<module>`; this runs once Gymnasium is imported. Importing the two modules
+    # registers the ids, at their end: so this also works when one of them is the module whose
+    # `import gymnasium` runs it (it is then half-imported, and registers when it is done).
+    import svot.envs.registration  # noqa: F401 - the grid domains' ids
+    import svot.rulemaze.registration  # noqa: F401 - RuleMaze's ids
+
+
+call_after_import("gymnasium", _register_env_ids)
+
+__all__ = ["__version__"]

@@ -158,6 +158,7 @@ def _export_args(p: argparse.ArgumentParser) -> None:
 
 @_export_args.runner
 def _export(args: argparse.Namespace) -> int:
+    # lazy: this command's packages load only when it runs, so that `svot --version` and `svot -h` stay fast
     from svot.dataset import export, make_config
     from svot.dataset.spec import TABLE5_SIZES
 
@@ -207,6 +208,7 @@ def _gallery_args(p: argparse.ArgumentParser) -> None:
 
 @_gallery_args.runner
 def _gallery(args: argparse.Namespace) -> int:
+    # lazy: this command's packages load only when it runs, so that `svot --version` and `svot -h` stay fast
     from svot.gallery import build_gallery
 
     result = build_gallery(args.data, args.out, per_page=args.per_page, predictions=args.predictions)
@@ -230,6 +232,7 @@ def _evaluate_args(p: argparse.ArgumentParser) -> None:
 
 @_evaluate_args.runner
 def _evaluate(args: argparse.Namespace) -> int:
+    # lazy: this command's packages load only when it runs, so that `svot --version` and `svot -h` stay fast
     import json
     from pathlib import Path
 
@@ -272,6 +275,7 @@ def _pddl_args(p: argparse.ArgumentParser) -> None:
 
 @_pddl_args.runner
 def _pddl(args: argparse.Namespace) -> int:
+    # lazy: this command's packages load only when it runs, so that `svot --version` and `svot -h` stay fast
     from svot.problem_gen.planner_files import export_planner_files, generate_for_seeds, parse_seeds
 
     split = "ood" if args.ood else "id"
@@ -287,6 +291,7 @@ def _pddl(args: argparse.Namespace) -> int:
 
 @command("rulemaze", "RuleMaze: maze pools, datasets (Parquet, ShareGPT) and EM/PR evaluation")
 def _rulemaze_args(p: argparse.ArgumentParser) -> None:
+    # lazy, but light: svot.rulemaze.cli imports its commands' packages only when one runs
     from svot.rulemaze.cli import add_arguments
 
     add_arguments(p)
@@ -294,6 +299,7 @@ def _rulemaze_args(p: argparse.ArgumentParser) -> None:
 
 @_rulemaze_args.runner
 def _rulemaze(args: argparse.Namespace) -> int:
+    # lazy: this command's packages load only when it runs, so that `svot --version` and `svot -h` stay fast
     from svot.rulemaze.cli import run
 
     return run(args)
@@ -322,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     args._argv = argv
     prog = f"svot {args.command}"
+    # kept beside the commands' lazy imports; svot.errors is a cheap leaf and could as well be at the top
     from svot.errors import SvotError
 
     try:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-from svot.domains import DomainSpec, register_spec
+from svot.domains import DomainSpec, register_spec, SPECS
 from svot.envs.base import SVoTEnv
 from svot.envs.registration import ENV_CLASSES, VECTOR_CLASSES, env_id, max_episode_steps
 from svot.errors import ConfigError
@@ -63,8 +63,6 @@ def register_domain(spec: DomainSpec, generator, *, env_class: type[SVoTEnv] | s
 
 def unregister_domain(name: str) -> None:
     """Undo :func:`register_domain` (the spec, the generator and the env ids)."""
-    from svot.domains import SPECS
-
     spec = SPECS.get(name)
     if spec is not None:
         for size in spec.sizes:

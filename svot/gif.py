@@ -32,6 +32,7 @@ import gymnasium as gym
 import numpy as np
 
 from svot.errors import ActionError, ConfigError
+from svot.render.image import render_state
 
 __all__ = ["caption_strip", "episode_frames", "save_episode_gif", "write_gif"]
 
@@ -47,8 +48,6 @@ _BAR_TODO = (214, 214, 220)
 def _frame_of(env: gym.Env, image_size: int | None) -> np.ndarray:
     base = env.unwrapped
     if hasattr(base, "dspec") and hasattr(base, "state"):  # an SVoT env: draw its state whatever its render_mode
-        from svot.render.image import render_state
-
         return render_state(base.dspec, base.state, image_size or getattr(base, "image_size", 256))
     frame = env.render()
     if not isinstance(frame, np.ndarray) or frame.ndim != 3:

@@ -29,6 +29,7 @@ Gymnasium only.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -38,6 +39,7 @@ from gymnasium import spaces
 
 from svot.errors import ConfigError
 from svot.pddl.pddlgym_compat import quiet_gym_import
+from svot.envs.vector import problem_pool
 
 # SB3VecEnv and GridCNN are importable by name too (``from svot.wrappers import SB3VecEnv``) but stay out of
 # __all__, so ``from svot.wrappers import *`` works without Stable-Baselines3.
@@ -357,8 +359,6 @@ def grid_cnn_policy_kwargs(
 def heldout_problems(env_id: str, n: int, seed: int) -> list:
     """``n`` problems of ``env_id`` (its domain, size and split) drawn from ``seed``, as the vector env's
     problem pool draws them (:func:`svot.envs.vector.problem_pool`); pick a seed training never uses."""
-    from svot.envs.vector import problem_pool
-
     spec = gym.spec(env_id)
     kw = spec.kwargs
     domain = _entry_class(spec).domain_name
@@ -370,8 +370,6 @@ def _entry_class(spec):
     if callable(ep):
         return ep
     module, _, attr = ep.partition(":")
-    import importlib
-
     return getattr(importlib.import_module(module), attr)
 
 

@@ -40,9 +40,7 @@ from svot._version import __version__
 from svot.parallel import process_pool
 from svot.dataset.instance import MapPlan, map_instances, plan_maps, split_lengths, split_letters
 from svot.dataset.card import CARD, write_card
-from svot.dataset.chat import VIEWS
-from svot.dataset.chat import view_records as records_for
-from svot.dataset.chat import view_schema as schema_for
+from svot.dataset.chat import VIEWS, view_records as records_for, view_schema as schema_for
 from svot.dataset.records import PngCache
 from svot.dataset.spec import (
     P_APPLICABLE,
@@ -67,6 +65,8 @@ from svot.dataset.writers import (
 )
 from svot.domains import get_spec
 from svot.errors import ConfigError, DatasetError
+from svot.dataset.ray_engine import check_engine, RayPool
+from svot.problem_gen import sampling_params
 
 FORMATS = ("parquet", "jsonl")
 DEFAULT_CHUNK_MAPS = 10
@@ -340,8 +340,6 @@ def export(
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"workers must be a positive integer, got {workers!r}")
-    from svot.dataset.ray_engine import check_engine
-
     check_engine(engine, address)
     try:
         with lock_output(Path(cfg.out)):
@@ -371,8 +369,6 @@ def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quie
     pending = [j for j in jobs if not j.done]
     pool = None
     if engine == "ray" and pending:
-        from svot.dataset.ray_engine import RayPool
-
         pool = RayPool(address=address, num_cpus=workers if workers > 1 else None)
     elif workers > 1 and pending:
         pool = process_pool(workers)
@@ -501,8 +497,6 @@ def _manifest(out: Path, cfg: ExportConfig, jobs: list[SplitJob], rows: list[Sum
     import numpy
     import PIL
     import pyarrow
-
-    from svot.problem_gen import sampling_params
 
     datasets: dict = {}
     for (d, n) in cfg.targets:

@@ -40,7 +40,7 @@ from typing import Iterator
 import numpy as np
 
 from svot.dataset import prompts
-from svot.dataset.choices import build_choices
+from svot.dataset.choices import build_choices, near_cells
 from svot.dataset.spec import (
     KEY_LENGTHS,
     KEY_MAP,
@@ -62,6 +62,10 @@ from svot.dataset.wording import answer_text, goal_of
 from svot.domains import get_spec
 from svot.errors import ConfigError, DatasetError
 from svot.pddl import Problem, load_domain
+from svot.problem_gen import generate
+from svot.render.image import render_state
+from svot.render.labels import label_grid
+from svot.render.text import describe
 
 MAX_MAP_ATTEMPTS = 20_000
 MAX_SEQUENCE_ATTEMPTS = 2_000
@@ -100,8 +104,6 @@ def _check_domain_size(domain: str, size: int, allow_any_size: bool) -> tuple[st
 
 def _draw_map(args: tuple):
     """Map ``m`` of a split, attempt ``a`` (a pure function of its arguments; runs in workers)."""
-    from svot.problem_gen import generate
-
     domain, size, split, m, attempt, seed = args
     rng = rng_for(seed, domain, size, split, KEY_MAP, m, attempt)
     return generate(domain, size, SPLITS[split].distribution, rng, allow_any_size=True)
@@ -115,8 +117,6 @@ def answer_space_ok(state: dict) -> bool:
     close (possible at OOD wall densities) has no valid four-choice set
     wherever a sequence ends, so such a map is redrawn rather than used.
     """
-    from svot.dataset.choices import near_cells
-
     walls = {tuple(w) for w in state.get("walls", ())}
     if not walls:
         return True
@@ -266,8 +266,6 @@ class Instance:
 
     def image(self, i: int, image_size: int = 256) -> np.ndarray:
         """The image v_i (i = 0: the initial state)."""
-        from svot.render.image import render_state
-
         return render_state(get_spec(self.domain), self.states[i], image_size)
 
 
@@ -435,9 +433,6 @@ def build_instance(
         raise ConfigError(f"correct must be the index of a choice, 0..3 (A..D), got {correct!r}")
     ctx = ctx or MapContext(spec.name, size, problem)
     rng = rng if rng is not None else np.random.default_rng(0)
-    from svot.render.labels import label_grid
-    from svot.render.text import describe
-
     drawn = [spec.check_action(a, size) for a in actions]  # ActionError for "up" or 1.5, not a bare int()
     kept, engine_states = ctx.run(drawn)
     s0 = ctx.state_dict(engine_states[0])

@@ -34,6 +34,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from svot.errors import ConfigError
+from svot.dataset.writers import atomic_write_bytes
 
 ENGINES = ("local", "ray")
 
@@ -110,8 +111,6 @@ class RayPool:
         self._refs: list = []
 
     def submit(self, fn, task: tuple) -> Future:
-        from svot.dataset.writers import atomic_write_bytes
-
         ref = self._remote.remote(fn, task)
         self._refs.append(ref)
         out: Future = Future()

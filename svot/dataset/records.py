@@ -44,6 +44,7 @@ from svot.dataset import prompts
 from svot.domains import get_spec
 from svot.pddl import load_domain
 from svot.dataset.choices import LETTERS, choice_texts
+from svot.render.image import render_state
 
 PNG_COMPRESS_LEVEL = 6
 
@@ -199,8 +200,6 @@ class PngCache:
         key = json.dumps(state, sort_keys=True, separators=(",", ":"))
         out = self._cache.get(key)
         if out is None:
-            from svot.render.image import render_state
-
             out = encode_png(render_state(get_spec(domain), state, self.image_size))
             self._cache[key] = out
             self.encoded += 1

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from svot.dataset.records import png_name
 
 ROW_GROUP_SIZE = 64
 PARQUET_OPTIONS = dict(
@@ -123,8 +124,6 @@ def read_arrow(path: Path) -> pa.Table:
 def _image_file(images_dir: Path, value: dict | None, rel: str) -> str | None:
     if value is None:
         return None
-    from svot.dataset.records import png_name
-
     name = png_name(value["bytes"])
     path = images_dir / name
     if not path.exists():

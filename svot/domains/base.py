@@ -26,10 +26,12 @@ from svot.domains.phrases import (
     literal_text,
     question_clause,
 )
-from svot.errors import ActionError, ConfigError
+from svot.errors import ActionError, ConfigError, ProblemError
 from svot.pddl import load_domain
 from svot.pddl.domain import Operator
 from svot.pddl.problem import Atom, Problem
+from svot.engine import make_engine
+from svot.engine.grounded import SharedGroundedEngine, shared_grounding
 
 
 @dataclass(frozen=True)
@@ -134,14 +136,8 @@ class DomainSpec:
         a problem with other objects or grid atoms gets its own
         :class:`~svot.engine.GroundedEngine`. ``"pddlgym"`` is the reference.
         """
-        from svot.engine import make_engine
-        from svot.errors import ProblemError
-        from svot.pddl import load_domain
-
         domain = load_domain(self.pddl)
         if kind == "grounded" and domain.unsupported is None:
-            from svot.engine.grounded import SharedGroundedEngine, shared_grounding
-
             size = self.size_of(problem)
             shared = self._per_size(
                 ("grounding", domain),

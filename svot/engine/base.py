@@ -9,6 +9,8 @@ from typing import Any, Protocol
 from svot.errors import ConfigError
 from svot.pddl.domain import Domain
 from svot.pddl.problem import Atom, Problem
+from svot.engine.grounded import GroundedEngine
+from svot.engine.reference import PDDLGymEngine
 
 ENGINES = ("grounded", "pddlgym")
 log = logging.getLogger("svot.engine")
@@ -46,12 +48,8 @@ def make_engine(kind: str, domain: Domain, problem: Problem, internal: tuple[str
         warn_fallback(domain)
         kind = "pddlgym"
     if kind == "grounded":
-        from svot.engine.grounded import GroundedEngine
-
         return GroundedEngine(domain, problem, internal)
     if kind == "pddlgym":
-        from svot.engine.reference import PDDLGymEngine
-
         # PDDLGym's env holds a class made inside a function, which pickle cannot name; the engine is
         # rebuilt from its (picklable) domain and problem instead, so envs on it pickle and continue.
         copyreg.pickle(PDDLGymEngine, _rebuild_reference)

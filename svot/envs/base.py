@@ -56,6 +56,11 @@ from svot.envs.problem_check import check_problem
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
 from svot.problem_gen import generate, solve
+from svot.envs.pool import generated_pool
+from svot.render.text import describe
+from svot.render.ansi import render_ansi
+from svot.render.image import render_state
+from svot.envs.human import HumanWindow
 
 SPLITS = ("id", "ood")
 RESET_OPTIONS = ("problem",)
@@ -198,8 +203,6 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if seed is not None or not self._pool:
             pool_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63 - 1))
             if pool_seed != self.pool_seed or not self._pool:
-                from svot.envs.pool import generated_pool
-
                 self._pool = generated_pool(self.dspec.name, self.size, self.split, pool_seed, self.pool_size)
                 self._pool_engines = {}
                 self.pool_seed = pool_seed
@@ -344,8 +347,6 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if key == "state_text":
             text = view.get("state_text")
             if text is None:
-                from svot.render.text import describe  # svot.render loads PIL; plain stepping never needs it
-
                 text = view["state_text"] = describe(self.dspec, sd)
             return text
         if key == "atoms":
@@ -371,16 +372,10 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if self.engine is None:
             raise gym.error.ResetNeeded("call reset() before render()")
         if self.render_mode == "ansi":
-            from svot.render.ansi import render_ansi
-
             return render_ansi(self.dspec, self._current_state())
-        from svot.render.image import render_state
-
         frame = render_state(self.dspec, self._current_state(), self.image_size)
         if self.render_mode == "human":
             if self._window is None:
-                from svot.envs.human import HumanWindow
-
                 title = self.spec.id if self.spec is not None else f"SVoT {self.dspec.title} {self.size}x{self.size}"
                 self._window = HumanWindow(title, self.metadata.get("render_fps"))
             self._window.show(frame)

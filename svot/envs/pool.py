@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 import numpy as np
+from svot.problem_gen import generate
 
 _POOLS: OrderedDict = OrderedDict()  # (domain, size, split, seed, pool_size) -> tuple[Generated]
 _MAX_POOLS = 16
@@ -25,8 +26,6 @@ def generated_pool(domain: str, size: int, split: str, seed: int, pool_size: int
     if pool is not None:
         _POOLS.move_to_end(key)
         return pool
-    from svot.problem_gen import generate
-
     rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(1,)))
     pool = tuple(generate(domain, size, split, rng, allow_any_size=True) for _ in range(int(pool_size)))
     _POOLS[key] = pool

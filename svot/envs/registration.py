@@ -1,4 +1,7 @@
-"""Registering every SVoT env id with Gymnasium (done on ``import svot``)."""
+"""Registering every SVoT env id with Gymnasium: importing this module does it.
+
+``import svot`` imports it once Gymnasium is loaded (see ``svot/__init__.py``). The grid domains' ids only: RuleMaze, a layer on top, registers its own (:mod:`svot.rulemaze.registration`).
+"""
 
 from __future__ import annotations
 
@@ -60,21 +63,6 @@ def register_all() -> None:
                     max_episode_steps=max_episode_steps(size),
                     kwargs={"size": size, "split": split},
                 )
-    register_rulemaze()
 
 
-# RuleMaze (svot.rulemaze.env.RuleMazeEnv): string entry points, so `import svot` stays light.
-RULEMAZE_SCENARIOS = ("RegularMaze", "QuestMaze")
-
-
-def register_rulemaze() -> None:
-    for scenario in RULEMAZE_SCENARIOS:
-        eid = f"RuleMaze/{scenario}-3x3-v0"
-        if eid not in gym.registry:
-            gym.register(id=eid, entry_point="svot.rulemaze.env:RuleMazeEnv", max_episode_steps=max_episode_steps(3),
-                         kwargs={"scenario": scenario, "size": 3})
-    # QuestMaze as the paper draws it (open 5x5 grid, monster cells): new behaviour, new version
-    eid = "RuleMaze/QuestMaze-5x5-v1"
-    if eid not in gym.registry:
-        gym.register(id=eid, entry_point="svot.rulemaze.env:RuleMazeEnv", max_episode_steps=max_episode_steps(5),
-                     kwargs={"scenario": "QuestMaze", "size": 5, "layout": "open"})
+register_all()

@@ -91,6 +91,10 @@ from svot.envs.pool import generated_pool
 from svot.errors import ActionError, ConfigError, ProblemError
 from svot.envs.problem_check import check_problem
 from svot.pddl import Problem, load_domain, parse_problem
+from svot.render.ansi import render_ansi
+from svot.render.atlas import get_atlas
+from svot.render.labels import canonical_label
+from svot.render.text import describe
 
 log = logging.getLogger(__name__)
 
@@ -506,8 +510,6 @@ class SVoTVectorEnv(VectorEnv):
             return info
         keys = ["state"] + (["state_text", "atoms"] if self.info_level == "full" else [])
         cols = {k: np.full(self.num_envs, None, dtype=object) for k in keys}
-        if self.info_level == "full":
-            from svot.render.text import describe
         for i in which:
             sd = self.state_dict(int(i))
             cols["state"][i] = sd
@@ -537,16 +539,11 @@ class SVoTVectorEnv(VectorEnv):
         self._require_reset()
         k = self.num_envs if self.render_envs is None else self.render_envs
         if self.render_mode == "ansi":
-            from svot.render.ansi import render_ansi
-
             return tuple(render_ansi(self.dspec, self.state_dict(i)) for i in range(k))
         return tuple(self.render_batch(np.arange(k)))
 
     def render_batch(self, rows: np.ndarray | None = None) -> np.ndarray:
         """``(B, H, W, 3)`` uint8 images of envs ``rows`` (default all), from the tile atlas."""
-        from svot.render.atlas import get_atlas
-        from svot.render.labels import canonical_label
-
         self._require_reset()
         rows = np.arange(self.num_envs) if rows is None else np.asarray(rows)
         atlas = get_atlas(self.dspec, self.size, self.image_size)

@@ -33,6 +33,7 @@ from typing import Mapping, Sequence
 from svot.metrics._text import completion_text
 from svot.metrics.errors import MetricError
 from svot.metrics.state import _kinds, _spec, canonical
+from svot.render.text import parse_fields
 
 __all__ = ["LETTERS", "answer_correct", "answer_matches", "choice_correct", "extract_choice", "parse_answer"]
 
@@ -141,8 +142,6 @@ def parse_answer(domain, text, fields: Sequence[str] | None = None) -> dict:
     ``fields``: which state fields to keep (default: all the domain's fields).
     """
     spec = _spec(domain)
-    from svot.render.text import parse_fields
-
     got = parse_fields(spec, completion_text(text))
     keys = [f.key for f in spec.fields] if fields is None else list(fields)
     return {k: got[k] for k in keys if k in got}

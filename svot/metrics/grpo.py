@@ -62,7 +62,8 @@ from svot.metrics._text import completion_text, normalize_action
 from svot.metrics.errors import MetricError
 from svot.metrics.goal import answer_correct, extract_choice
 from svot.metrics.reasoning import reasoning_reward, visual_reasoning_reward
-from svot.metrics.state import state_reward
+from svot.metrics.state import state_reward, parse_action
+from svot.metrics.visual import visual_reward
 
 __all__ = [
     "choice_reward_fn",
@@ -119,8 +120,6 @@ def _truth_action(keywords, target) -> str | None:
         if isinstance(kw, dict) and kw.get("field") == "action":
             return normalize_action(kw.get("value"))
     if isinstance(target, str):
-        from svot.metrics.state import parse_action
-
         return parse_action(target)
     return None
 
@@ -262,8 +261,6 @@ def completion_image(completion) -> np.ndarray | None:
 
 def visual_reward_fn(completions, **kwargs) -> Reward:
     """``r_v`` (Eq. 7) on visualization rows (columns: target_image, size); None elsewhere."""
-    from svot.metrics.visual import visual_reward
-
     n = len(completions)
     kinds = _kinds(kwargs, n)
     # views without visualizations (svot export --view wo-v) have no target_image column

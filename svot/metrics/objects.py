@@ -32,6 +32,8 @@ from PIL import Image
 from svot.metrics.errors import MetricError
 from svot.metrics.state import _spec
 from svot.metrics.visual import _as_rgb
+from svot.render.perceive import get_perceiver
+from svot.render.labels import label_grid
 
 __all__ = ["EMPTY", "ObjectScore", "ObjectTotals", "object_metrics", "read_cells"]
 
@@ -62,16 +64,12 @@ def read_cells(pred, domain, n: int, *, image_size=256) -> list[list[str]]:
     hw = _image_hw(image_size)
     if n > min(hw):
         raise MetricError(f"a {n}x{n} grid does not fit a {hw[0]}x{hw[1]} image")
-    from svot.render.perceive import get_perceiver
-
     arr = _resized(_as_rgb(pred, "pred"), hw)
     return get_perceiver(spec, int(n), hw).read(arr)
 
 
 def _truth_labels(spec, truth) -> list[list[str]]:
     if isinstance(truth, Mapping):
-        from svot.render.labels import label_grid
-
         try:
             return label_grid(spec, dict(truth))
         except Exception as exc:  # noqa: BLE001 - a malformed state

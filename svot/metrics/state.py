@@ -46,6 +46,7 @@ from typing import Iterable, Mapping, Sequence
 from svot.domains import SPECS, get_spec
 from svot.metrics._text import completion_text, normalize_action
 from svot.metrics.errors import MetricError
+from svot.render.text import parse_fields
 
 __all__ = [
     "CONSTANT_FIELDS",
@@ -132,8 +133,6 @@ def parse_action(text) -> str | None:
 def parse_state(domain, text) -> dict:
     """Every field readable in ``text``: the state fields by key, plus ``"action"``. Never raises on ``text``."""
     spec = _spec(domain)
-    from svot.render.text import parse_fields
-
     t = completion_text(text)
     keys = {f.key for f in spec.fields}
     out = {k: v for k, v in parse_fields(spec, t).items() if k in keys}

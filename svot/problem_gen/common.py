@@ -33,7 +33,7 @@ import numpy as np
 from svot.domains import get_spec
 from svot.domains.base import DomainSpec
 from svot.domains.grid import DELTAS, DIRECTIONS, Cell, inside
-from svot.engine.grounded import GroundTask
+from svot.engine.grounded import GroundTask, shared_grounding as engine_grounding
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain
 from svot.problem_gen import registry
@@ -191,8 +191,6 @@ class SharedGrounding:
     """
 
     def __init__(self, spec: DomainSpec, size: int):
-        from svot.engine.grounded import shared_grounding as engine_grounding
-
         self.spec = spec
         self.size = size
         self.domain = load_domain(spec.pddl)

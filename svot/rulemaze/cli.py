@@ -24,6 +24,7 @@ SCENARIO_CHOICES = ("all", "regular", "quest", "RegularMaze", "QuestMaze")
 
 
 def _scenarios(text: str) -> list[str]:
+    # lazy: argparse calls this while parsing; keeps building the parser free of these imports
     from svot.errors import ConfigError
     from svot.rulemaze import symbols as S
 
@@ -144,6 +145,7 @@ def register(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: loaded only when this command runs, so that `svot --version` and `svot -h` stay fast
     from svot.errors import ConfigError
 
     from svot.errors import DatasetError
@@ -170,10 +172,12 @@ def _bar(total: int, desc: str, quiet: bool):
 
 
 def _pool(args) -> int:
+    # lazy: loaded only when this command runs, so that `svot --version` and `svot -h` stay fast
     from svot.errors import ConfigError
 
     if args.count < 1 or args.workers < 1 or args.size < 2 or args.seed < 0:
         raise ConfigError("--count and --workers must be positive, --size at least 2, --seed non-negative")
+    # lazy, as above
     from svot.dataset.outdir import lock_output
 
     with lock_output(Path(args.out)):
@@ -181,6 +185,7 @@ def _pool(args) -> int:
 
 
 def _pool_locked(args) -> int:
+    # lazy: loaded only when this command runs, so that `svot --version` and `svot -h` stay fast
     from svot.dataset.outdir import read_json_object
     from svot.dataset.writers import atomic_write_json, sha256_file
     from svot.errors import DatasetError
@@ -190,6 +195,7 @@ def _pool_locked(args) -> int:
     out = Path(args.out)
     quiet = getattr(args, "quiet", False)
     scenarios = _scenarios(args.scenario)
+    # lazy, as above
     from svot.rulemaze.quest_open import grid_size
 
     def side(sc: str) -> int:  # the open QuestMaze grid of an N x N maze is 2N - 1 cells wide
@@ -249,12 +255,14 @@ def _pool_locked(args) -> int:
 
 
 def _stats_line(scenario: str, mazes, coloring: str) -> str:
+    # lazy: loaded only when this command runs, so that `svot --version` and `svot -h` stay fast
     from svot.rulemaze.pool_stats import pool_report
 
     return "  " + pool_report(scenario, mazes, coloring)
 
 
 def _export(args) -> int:
+    # lazy: loaded only when this command runs, so that `svot --version` and `svot -h` stay fast
     from svot.rulemaze import dataset as D
 
     kwargs = {}
@@ -281,6 +289,7 @@ def _export(args) -> int:
 
 
 def _evaluate(args) -> int:
+    # lazy: loaded only when this command runs (and svot.cli imports this module: no cycle at import)
     from svot.dataset.writers import atomic_write_json
     from svot.rulemaze.evaluate import evaluate, format_table
 

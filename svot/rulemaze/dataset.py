@@ -108,7 +108,7 @@ from svot.parallel import process_pool
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import evaluate_paths
 from svot.rulemaze.maze import Maze
-from svot.rulemaze.pool import COLORINGS, LAYOUTS
+from svot.rulemaze.pool import COLORINGS, LAYOUTS, generate_pool, read_pool
 from svot.rulemaze.quest_open import grid_size
 from svot.rulemaze.pool_stats import pool_report
 from svot.rulemaze.rules.analysis import DIFFICULTIES, TIERS
@@ -116,6 +116,8 @@ from svot.rulemaze.rules.bank import builtin_rules, load_rules
 from svot.rulemaze.rules.record import Rule
 from svot.rulemaze.tools_logic import TOOL_SCHEMAS, first_violation
 from svot.rulemaze.trajectory import path_to_actions
+from svot.rulemaze.render import render_maze, min_image_size
+from svot.rulemaze.tools import run_trace
 
 SCENARIO_DIRS = {S.REGULAR: "regularmaze", S.QUEST: "questmaze"}
 SPLITS = ("train", "test")
@@ -356,9 +358,6 @@ def build_item(spec: ItemSpec, image_size: int = 256) -> dict:
     does not reproduce the ground truth (a self-check; it never fires on the
     shipped renderer).
     """
-    from svot.rulemaze.render import render_maze
-    from svot.rulemaze.tools import run_trace
-
     maze, rule = spec.maze, spec.rule
     result = evaluate_paths(rule, maze)
     if not result.accepted(unique=True):
@@ -573,8 +572,6 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
     image_size = pos_int("image_size", image_size, 1)
     if image_size > MAX_IMAGE_SIZE:
         raise ConfigError(f"image size {image_size} is more than {MAX_IMAGE_SIZE} pixels a side")
-    from svot.rulemaze.render import min_image_size
-
     biggest = grid_size(size) if quest_layout == "open" and S.QUEST in scs else size
     if image_size < min_image_size(biggest):
         raise ConfigError(f"image size {image_size} is too small for {biggest}x{biggest} mazes "
@@ -633,8 +630,6 @@ def config_rules(cfg: ExportConfig, scenario: str) -> list[Rule]:
 
 
 def config_pool(cfg: ExportConfig, scenario: str, workers: int = 1, progress=None) -> list[Maze]:
-    from svot.rulemaze.pool import generate_pool, read_pool
-
     files = dict(cfg.pool_files)
     if scenario in files:
         mazes = read_pool(files[scenario])

@@ -25,6 +25,7 @@ from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import match
 from svot.rulemaze.maze import Maze
 from svot.rulemaze.pool import LAYOUTS, generate_maze
+from svot.rulemaze.registration import OPEN_QUEST_ID, env_ids, register_envs, walled_id
 from svot.rulemaze.problem import action_key, collected_cells, engine_position, make_maze_engine
 from svot.rulemaze.render import DEFAULT_IMAGE_SIZE, layout as image_layout, render_maze
 from svot.rulemaze.rules.bank import builtin_rules
@@ -38,15 +39,6 @@ MAX_SAMPLING_TRIES = 50_000
 #: Characters a rule observation may hold (printable ASCII, space the only whitespace).
 RULE_CHARSET = frozenset(string.ascii_letters + string.digits + string.punctuation + " ")
 MAX_RULE_LENGTH = 512
-
-
-#: The open-grid QuestMaze (paper Fig. 3): new behaviour, so a new version of the id.
-OPEN_QUEST_ID = "RuleMaze/QuestMaze-5x5-v1"
-
-
-def env_ids() -> list[str]:
-    """The registered RuleMaze ids."""
-    return [f"RuleMaze/{sc}-3x3-v0" for sc in S.SCENARIOS] + [OPEN_QUEST_ID]
 
 
 class RuleMazeEnv(ConventionsMixin, gym.Env):
@@ -349,17 +341,10 @@ class RuleTextObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArg
         return {"image": observation, "rule": text}
 
 
-def register_envs() -> None:
-    """Register the RuleMaze ids with Gymnasium (idempotent; ``import svot`` does it too)."""
-    from svot.envs.registration import register_rulemaze
-
-    register_rulemaze()
-
-
 def make_env(scenario: str, *, text: bool = False, **kwargs) -> gym.Env:
     """``gymnasium.make`` of a RuleMaze id, optionally wrapped in :class:`RuleTextObservation`."""
     register_envs()
-    eid = f"RuleMaze/{S.normalize_scenario(scenario)}-3x3-v0"
+    eid = walled_id(S.normalize_scenario(scenario))
     if kwargs.pop("layout", None) == "open":
         eid = OPEN_QUEST_ID
     env = gym.make(eid, **kwargs)

@@ -9,6 +9,7 @@ episode, so the first target entered is the one the path ends on.
 from __future__ import annotations
 
 import networkx as nx
+from svot.rulemaze.trajectory import Trajectory
 
 Cell = tuple[int, int]
 Path = tuple[Cell, ...]
@@ -57,8 +58,6 @@ def solution_trajectories(maze) -> tuple:
     """:class:`~svot.rulemaze.trajectory.Trajectory` of each solution path, memoised."""
     cached = maze.__dict__.get("_solution_trajectories")
     if cached is None:
-        from svot.rulemaze.trajectory import Trajectory
-
         cached = tuple(Trajectory.from_path(maze, p) for p in solution_paths(maze))
         object.__setattr__(maze, "_solution_trajectories", cached)
     return cached

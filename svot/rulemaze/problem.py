@@ -27,6 +27,7 @@ from svot.errors import ProblemError
 from svot.pddl import Problem, load_domain
 from svot.rulemaze import symbols as S
 from svot.rulemaze.maze import Cell, Maze
+from svot.engine import make_engine
 
 DOMAINS = {S.REGULAR: "regularmaze", S.QUEST: "questmaze"}
 #: The open-grid QuestMaze's domain (monster cells block; paper Fig. 3).
@@ -161,8 +162,6 @@ def problem_maze(problem: Problem) -> Maze:
 
 def make_maze_engine(maze: Maze, kind: str = "grounded"):
     """An engine (``"grounded"`` or ``"pddlgym"``) stepping ``maze``'s problem."""
-    from svot.engine import make_engine
-
     return make_engine(kind, load_domain(maze_domain_name(maze)), maze_problem(maze))
 
 

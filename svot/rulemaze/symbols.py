@@ -19,6 +19,7 @@ already collected earlier in the trajectory reads ``"normal"`` too.
 """
 
 from __future__ import annotations
+from svot.errors import ConfigError
 
 REGULAR = "RegularMaze"
 QUEST = "QuestMaze"
@@ -73,8 +74,6 @@ def normalize_scenario(name: str) -> str:
         return REGULAR
     if key in ("quest", "questmaze"):
         return QUEST
-    from svot.errors import ConfigError
-
     raise ConfigError(f"unknown scenario {name!r} (expected {REGULAR!r} or {QUEST!r})")
 
 

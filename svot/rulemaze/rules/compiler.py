@@ -65,6 +65,7 @@ from svot.rulemaze.errors import RuleError
 from svot.rulemaze.rules import ast as A
 from svot.rulemaze.rules.parser import MAX_DEPTH, parse_formula
 from svot.rulemaze.trajectory import Trajectory
+from svot.rulemaze.rules.printer import format_formula
 
 VIOLATED = "violated"
 OK_SO_FAR = "ok_so_far"
@@ -157,8 +158,6 @@ class Validator:
     """
 
     def __init__(self, formula):
-        from svot.rulemaze.rules.printer import format_formula
-
         self.formula = formula
         self.text = format_formula(formula)
         self._fn = _compile(formula)

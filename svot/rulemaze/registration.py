@@ -1,0 +1,43 @@
+"""Registering the RuleMaze env ids with Gymnasium: importing this module does it.
+
+``import svot`` imports it once Gymnasium is loaded (see ``svot/__init__.py``).
+RuleMaze sits on top of the envs layer, so its ids are its own: the envs layer's registration
+(:mod:`svot.envs.registration`) knows only the grid domains, and the root package imports both. The entry
+point stays a string, so registering loads neither the env nor the RuleMaze core.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+
+from svot.envs.registration import max_episode_steps
+from svot.rulemaze.symbols import QUEST, SCENARIOS
+
+ENTRY_POINT = "svot.rulemaze.env:RuleMazeEnv"
+#: QuestMaze as the paper draws it (open 5x5 grid, monster cells): new behaviour, new version.
+OPEN_QUEST_ID = "RuleMaze/QuestMaze-5x5-v1"
+
+
+def walled_id(scenario: str) -> str:
+    """The id of a scenario's walled 3x3 maze, e.g. ``RuleMaze/RegularMaze-3x3-v0``."""
+    return f"RuleMaze/{scenario}-3x3-v0"
+
+
+def env_ids() -> list[str]:
+    """The registered RuleMaze ids."""
+    return [walled_id(sc) for sc in SCENARIOS] + [OPEN_QUEST_ID]
+
+
+def register_envs() -> None:
+    """Register the RuleMaze ids with Gymnasium (idempotent)."""
+    for scenario in SCENARIOS:
+        eid = walled_id(scenario)
+        if eid not in gym.registry:
+            gym.register(id=eid, entry_point=ENTRY_POINT, max_episode_steps=max_episode_steps(3),
+                         kwargs={"scenario": scenario, "size": 3})
+    if OPEN_QUEST_ID not in gym.registry:
+        gym.register(id=OPEN_QUEST_ID, entry_point=ENTRY_POINT, max_episode_steps=max_episode_steps(5),
+                     kwargs={"scenario": QUEST, "size": 5, "layout": "open"})
+
+
+register_envs()

@@ -1,0 +1,188 @@
+"""svot's import graph is the one ARCHITECTURE.md draws (issue 17, "hidden upward dependencies").
+
+* No function-level ``import svot...`` outside an explicit allow-list: an import inside a function hides
+  an arrow of the graph (often an upward one, or a cycle).
+* The lower layers load no upper one: ``import svot.errors`` / ``svot.pddl`` / ``svot.domains`` in a fresh
+  interpreter leave Gymnasium and ``svot.envs`` out of ``sys.modules``, and the env ids still get
+  registered once Gymnasium is imported, whatever the import order.
+* Module-level imports follow the layer order: a module never imports a module of a higher layer.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "svot"
+# the architecture sketch: in the checkout once it is committed there, until then beside the worktrees
+ARCHITECTURE = next((d / "ARCHITECTURE.md" for d in (ROOT, ROOT / "docs", ROOT.parent / "shared",
+                                                     ROOT.parent.parent / "shared") if (d / "ARCHITECTURE.md").is_file()),
+                    None)
+
+# path (relative to the repository) -> why its function-level svot imports stay
+ALLOWED_FUNCTION_LEVEL = {
+    "svot/__init__.py": "registering the env ids waits for Gymnasium's import (svot._after_import), "
+                        "so that `import svot.<lower layer>` loads neither Gymnasium nor the envs",
+    "svot/cli.py": "lazy per command, so that `svot --version` and `svot -h` stay fast",
+    "svot/rulemaze/cli.py": "lazy per command, so that `svot --version` and `svot -h` stay fast",
+    # owned by another change at the time of issue 17's import pass; to be hoisted there
+    "svot/metrics/evaluation.py": "not yet hoisted (owned by the metrics/gallery change of issue 17)",
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        found[name.removesuffix(".__init__")] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _is_svot(name: str | None) -> bool:
+    return name is not None and (name == "svot" or name.startswith("svot."))
+
+
+def _imported(node: ast.AST) -> list[str]:
+    """The svot modules an import statement names (absolute imports only; svot uses no relative ones)."""
+    if isinstance(node, ast.ImportFrom) and node.level == 0 and _is_svot(node.module):
+        return [node.module] + [f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in MODULES]
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names if _is_svot(a.name)]
+    return []
+
+
+def _function_level_imports(path: Path) -> list[tuple[int, str]]:
+    found = []
+    for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            found += [(n.lineno, m) for n in ast.walk(fn) for m in _imported(n)[:1]]
+    return found
+
+
+def _module_level_imports(path: Path) -> set[str]:
+    """svot modules imported when the module runs: top-level statements (also under if/try), not in defs."""
+    found: set[str] = set()
+    stack = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        found.update(_imported(node))
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def test_no_function_level_svot_imports_outside_the_allow_list():
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}: {module}"
+        for path in MODULES.values()
+        if str(path.relative_to(ROOT)) not in ALLOWED_FUNCTION_LEVEL
+        for line, module in _function_level_imports(path)
+    ]
+    assert not offenders, "function-level svot imports hide the import graph; move them to the top:\n" + "\n".join(
+        offenders)
+
+
+def test_the_allow_list_names_existing_files_with_a_reason():
+    for path, reason in ALLOWED_FUNCTION_LEVEL.items():
+        assert (ROOT / path).is_file(), path
+        assert reason.strip(), path
+
+
+def _fresh(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+@pytest.mark.parametrize("module", ["svot", "svot.errors", "svot.pddl", "svot.engine", "svot.domains"])
+def test_lower_layers_load_neither_gymnasium_nor_the_envs(module):
+    done = _fresh(f"import sys, {module}\n"
+                  "loaded = sorted(m for m in ('gymnasium', 'svot.envs', 'svot.problem_gen', 'svot.dataset')"
+                  " if m in sys.modules)\n"
+                  "print(loaded)\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", f"import {module} loaded {done.stdout.strip()}"
+
+
+@pytest.mark.parametrize("first", ["import svot", "import svot.errors", "import svot.envs",
+                                   "import svot.envs.registration", "import svot.rulemaze.registration",
+                                   "import svot.rulemaze.env", "import svot.rulemaze",
+                                   "import gymnasium; import svot", "import gymnasium.spaces; import svot.pddl"])
+def test_env_ids_are_registered_whatever_the_import_order(first):
+    done = _fresh(f"{first}\nimport gymnasium as gym\n"
+                  "ids = [i for i in gym.registry if i.startswith(('SVoT/', 'RuleMaze/'))]\n"
+                  "assert 'SVoT/Sokoban-5x5-v0' in ids and 'RuleMaze/QuestMaze-5x5-v1' in ids, ids\n"
+                  "assert type(gym.__loader__).__name__ != '_CallbackLoader'\n")
+    assert done.returncode == 0, done.stderr
+
+
+# --- the layer order ----------------------------------------------------------------------------------
+# ARCHITECTURE.md's one-way flow, lowest first: pddl -> engine -> domains -> problem_gen/render
+# -> dataset/envs/metrics -> (RuleMaze and the other applications on top) -> cli. A module is in the layer
+# of the longest prefix below. A domain folder has two halves: its data (spec.py, look.py, wording.py, ...)
+# is the domains layer, which every layer imports, so it may import only lower layers; its generator.py,
+# solver.py and env.py (loaded lazily, by name: the spec's generator_module, solver_module and
+# env_entry_point) are the folder's upper half and sit in the envs layer: they may import problem_gen,
+# render and envs, and nothing below imports them by a module-level import.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("leaves", ("svot._version", "svot._after_import", "svot.errors", "svot.safe_paths", "svot.jsonl",
+                "svot.parallel", "svot.training")),
+    ("pddl", ("svot.pddl", "svot.domains_pddl")),
+    ("engine", ("svot.engine",)),
+    ("domains", ("svot.domains",)),
+    ("problem_gen and render", ("svot.problem_gen", "svot.render")),
+    ("dataset, envs and metrics", ("svot.dataset", "svot.envs", "svot.metrics", "svot.wrappers", "svot.gif",
+                                   "svot.play")),
+    ("on top: RuleMaze, the gallery, Inspect, extend", ("svot.rulemaze", "svot.gallery", "svot.inspect",
+                                                         "svot.extend")),
+    ("cli", ("svot.cli", "svot.__main__", "svot.rulemaze.cli")),
+]
+DOMAIN_UPPER_HALF = re.compile(r"^svot\.domains\.\w+\.(env|generator|solver)$")
+ENVS_LAYER = 5
+
+
+def layer_of(module: str) -> int:
+    if module == "svot":  # the root package: the composition root, above everything
+        return len(LAYERS)
+    if DOMAIN_UPPER_HALF.match(module):
+        return ENVS_LAYER
+    best = None
+    for rank, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), rank)
+    if best is None:
+        raise AssertionError(f"{module} is in no layer: add it to LAYERS in {Path(__file__).name}")
+    return best[1]
+
+
+def test_the_layer_table_names_the_packages_of_the_architecture():
+    assert LAYERS[ENVS_LAYER][1][:3] == ("svot.dataset", "svot.envs", "svot.metrics")
+    if ARCHITECTURE is None:
+        pytest.skip("ARCHITECTURE.md is not beside this checkout")
+    flow = ARCHITECTURE.read_text(encoding="utf-8").split("## Data flows one way", 1)[1].split("```")[1]
+    named = {m.group(1) for m in re.finditer(r"^(\w+)/", flow, re.M)} - {"domains_pddl"}
+    assert named <= {p.removeprefix("svot.") for _, prefixes in LAYERS for p in prefixes}, named
+
+
+def test_every_module_has_a_layer():
+    for module in MODULES:
+        layer_of(module)
+
+
+def test_no_module_imports_a_higher_layer():
+    upward = []
+    for module, path in MODULES.items():
+        own = layer_of(module)
+        for target in sorted(_module_level_imports(path)):
+            if target in MODULES and target != "svot" and layer_of(target) > own:
+                upward.append(f"{module} ({LAYERS[own][0]}) imports {target} ({LAYERS[layer_of(target)][0]})")
+    assert not upward, "imports against the layer order:\n" + "\n".join(upward)
