@@ -15,7 +15,6 @@ row layout feeds the samples, and the prompts are the export's:
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Iterator
 
@@ -26,7 +25,7 @@ from svot.dataset.prompts import state_prompt
 from svot.dataset.records import PngCache
 from svot.errors import DatasetError
 from svot.inspect._content import user_message
-from svot.metrics.evaluation import _data_files, _img, _rows_of
+from svot.dataset.reader import data_files, image_ref, json_value, read_rows
 from svot.metrics.state import state_fields
 
 FORMS = ("C", "F")
@@ -34,8 +33,8 @@ FORMS = ("C", "F")
 
 def _rows_from_export(data, domain: str, size: int, split: str) -> list[dict]:
     rows: list[dict] = []
-    for path in _data_files(data):
-        got, pred_view = _rows_of(Path(path), None)
+    for path in data_files(data):
+        got, pred_view = read_rows(Path(path), None)
         if pred_view:
             raise DatasetError(f"{path}: the predictions view; export with --view instances for Inspect tasks")
         base = Path(path).parent
@@ -83,11 +82,7 @@ def instance_rows(domain: str, size: int, split: str, *, data=None, seed: int = 
 
 def _image(value, row: dict):
     base = row.get("_base")
-    return _img(value, Path(base) if base else None)
-
-
-def _j(value):
-    return json.loads(value) if isinstance(value, str) else value
+    return image_ref(value, Path(base) if base else None)
 
 
 
@@ -100,7 +95,7 @@ def goal_sample(row: dict, form: str, images: bool = True) -> Sample:
     target = row["correct_choice"] if form == "C" else row["answer"]
     meta = {
         "task": "goal", "form": form, "instance_id": row["id"], "domain": row["domain"], "size": int(row["size"]),
-        "split": row["split"], "choices": choices, "correct": row["correct_choice"], "goal": _j(row["goal"]),
+        "split": row["split"], "choices": choices, "correct": row["correct_choice"], "goal": json_value(row["goal"]),
         # reference models only (svot.inspect._truth): the answer, and the answer space of a random guess
         "truth": {"answer": target, "random": list("ABCD") if form == "C" else choices},
     }
@@ -123,7 +118,7 @@ def state_samples(row: dict, show_images: bool = True) -> list[Sample]:
         fields = state_fields(domain)
         meta = {
             "task": "state", "instance_id": row["id"], "step": i, "domain": domain, "size": int(row["size"]),
-            "split": row["split"], "state": _j(s["state"]), "action_text": s["action_text"],
+            "split": row["split"], "state": json_value(s["state"]), "action_text": s["action_text"],
             "keywords": list(s.get("keywords") or []), "fields": list(fields),
             # reference models only: the target, and a random guess = one of the instance's state texts
             "truth": {"answer": target, "random": [f"Action {i}: {s['action_text']}\n{t}" for t in texts]},

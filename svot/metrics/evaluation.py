@@ -64,9 +64,6 @@ from pathlib import Path
 import numpy as np
 
 from svot.dataset.reader import TruthInstance, TruthSet, TruthStep, load_truth
-from svot.dataset.reader import data_files as _data_files  # noqa: F401 - old private names, still imported
-from svot.dataset.reader import image_ref as _img  # noqa: F401 - by svot.inspect.svot_samples
-from svot.dataset.reader import read_rows as _rows_of  # noqa: F401
 from svot.domains import SPECS
 from svot.errors import DatasetError, PredictionError
 from svot.jsonl import iter_lines, loads
