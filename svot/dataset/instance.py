@@ -285,13 +285,15 @@ class MapContext:
         self.texts = [self.spec.dataset_action_text(a, size) for a in range(self.n_actions)]
         self._dicts: dict = {}
         self._steps: dict = {}
+        self._goal_keys: dict = {}
         self._reach: set | None = None
+        # the problem's own atoms suffice for a state dict; true_atoms adds hundreds of shared grid statics
+        self._atoms_of = getattr(self.engine, "state_atoms", None) or self.engine.true_atoms
 
     def state_dict(self, s) -> dict:
         d = self._dicts.get(s)
         if d is None:
-            d = self.spec.state_dict(self.engine.true_atoms(s), self.size)
-            self._dicts[s] = d
+            d = self._dicts[s] = self.spec.state_dict(self._atoms_of(s), self.size)
         return d
 
     def step(self, s, a: int) -> tuple[int, bool]:
@@ -318,7 +320,10 @@ class MapContext:
         return terminal and not self.applicable(s)
 
     def goal_key(self, s) -> str:
-        return goal_key(goal_of(self.domain, self.state_dict(s)))
+        k = self._goal_keys.get(s)  # the reachability search asks for the same states many times
+        if k is None:
+            k = self._goal_keys[s] = goal_key(goal_of(self.domain, self.state_dict(s)))
+        return k
 
     def reachable_goals(self) -> set[str]:
         """Goal configurations some action sequence reaches (witnessed by the engine).

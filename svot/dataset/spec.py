@@ -7,6 +7,7 @@ never hard-codes a number.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 
@@ -149,6 +150,12 @@ def length_probs(lo: int, hi: int, mean: float | None) -> np.ndarray:
     mean is the range's midpoint; ``mean=None`` gives the uniform law). θ is
     found by bisection; a mean outside ``(lo, hi)`` is clipped just inside.
     """
+    return _length_probs(int(lo), int(hi), None if mean is None else float(mean)).copy()
+
+
+@functools.lru_cache(maxsize=1024)
+def _length_probs(lo: int, hi: int, mean: float | None) -> np.ndarray:
+    # every map of a split asks for the same law; 200 bisection steps each time cost more than the map
     lengths = np.arange(lo, hi + 1, dtype=np.float64)
     if mean is None or hi == lo:
         return np.full(len(lengths), 1.0 / len(lengths))
