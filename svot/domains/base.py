@@ -7,7 +7,9 @@ kinds sit in which cell, and how agent actions map to PDDL action literals.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, ClassVar, Mapping
 
 from svot.domains import grid
@@ -50,9 +52,77 @@ class Field:
 # What the generic description says of the grid's adjacency predicate (svot.domains.grid).
 ADJ_MEANING = " and (adj ?a ?dir ?b) that cell ?b is next to cell ?a in direction ?dir, inside the grid"
 
+# A spec may declare its domain's ``look`` and ``wording`` modules (svot/domains/<name>/look.py and
+# wording.py) instead of forwarding each of their names by hand. What such a module may define, and
+# which hook of the spec each name becomes (a name the spec's class body sets itself wins):
+#: look: values that become spec attributes.
+LOOK_VALUES = {
+    "FLOOR": "floor",
+    "FLOOR_SHEEN": "floor_sheen",
+    "SPRITES": "sprites",
+    "LABEL_COMBOS": "label_combos",
+    "ANSI_CHARS": "ansi_chars",
+    "EMPTY_CELL_NAME": "empty_cell_name",
+}
+#: wording: values that become spec attributes.
+WORDING_VALUES = {"PHRASES": "phrases", "CONCLUSIONS": "conclusions", "KIND_WORDS": "kind_words", "SILENT": "silent_predicates"}
+#: wording: values that the spec's hook method returns.
+WORDING_ANSWERS = {"GOAL_FIELDS": "goal_fields", "QUESTION": "question", "ANSWER_FORMAT": "answer_format"}
+#: wording: functions that are the spec's hook method of the same name, with its parameters (no ``self``).
+WORDING_HOOKS = ("describe", "effect_clauses", "distractor_pools", "is_partial", "choice_problems", "min_plan_length")
+
+
+def _answer_hook(name: str, value):
+    def hook(self):
+        return value
+
+    hook.__name__ = hook.__qualname__ = name
+    hook.__doc__ = getattr(DomainSpec, name).__doc__
+    return hook
+
+
+def _module_hook(spec: type, module: ModuleType, name: str):
+    """The module's function ``name`` as the spec's hook, once its parameters are checked against the hook's."""
+    fn = vars(module)[name]
+    want = list(inspect.signature(getattr(DomainSpec, name)).parameters)[1:]
+    got = list(inspect.signature(fn).parameters)
+    if got != want:
+        raise TypeError(
+            f"{module.__name__}.{name}({', '.join(got)}) cannot be {spec.__name__}.{name}: "
+            f"a wording hook takes ({', '.join(want)})"
+        )
+    return staticmethod(fn)
+
 
 class DomainSpec:
-    """Base class; subclasses fill the class attributes and the layout hooks."""
+    """Base class; subclasses fill the class attributes and the layout hooks.
+
+    ``look`` and ``wording``, where a subclass sets them, are its domain's modules: the names they
+    define from :data:`LOOK_VALUES`, :data:`WORDING_VALUES`, :data:`WORDING_ANSWERS` and
+    :data:`WORDING_HOOKS` become the spec's attributes and hooks (see ``__init_subclass__``).
+    """
+
+    look: ClassVar[ModuleType | None] = None
+    wording: ClassVar[ModuleType | None] = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__
+        look, wording = own.get("look"), own.get("wording")
+        names = {} if look is None else vars(look)
+        for key, attr in LOOK_VALUES.items():
+            if key in names and attr not in own:
+                setattr(cls, attr, names[key])
+        names = {} if wording is None else vars(wording)
+        for key, attr in WORDING_VALUES.items():
+            if key in names and attr not in own:
+                setattr(cls, attr, names[key])
+        for key, hook in WORDING_ANSWERS.items():
+            if key in names and hook not in own:
+                setattr(cls, hook, _answer_hook(hook, names[key]))
+        for hook in WORDING_HOOKS:
+            if hook in names and hook not in own:
+                setattr(cls, hook, _module_hook(cls, wording, hook))
 
     name: ClassVar[str]
     title: ClassVar[str]

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
-from svot.domains.frozenlake import wording
+from svot.domains.frozenlake import wording as wording_module
 from svot.domains.grid import cell_name, parse_cell
 from svot.domains.frozenlake.table5 import TABLE5
-from svot.domains.frozenlake import look
+from svot.domains.frozenlake import look as look_module
 
 
 class FrozenLakeSpec(DomainSpec):
     name = "frozenlake"
     title = "FrozenLake"
     pddl = "frozenlake"
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
     kinds = ("player", "hole", "goal", "start")
     fields = (
@@ -73,24 +75,15 @@ class FrozenLakeSpec(DomainSpec):
     # --- envs and rendering ---
     env_entry_point = "svot.domains.frozenlake.env:FrozenLakeEnv"
     vector_entry_point = "svot.domains.frozenlake.env:FrozenLakeVectorEnv"
-    floor = look.FLOOR
-    floor_sheen = look.FLOOR_SHEEN
-    sprites = look.SPRITES
-    label_combos = look.LABEL_COMBOS
-    ansi_chars = look.ANSI_CHARS
-    empty_cell_name = look.EMPTY_CELL_NAME
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
-        return look.random_state(self.name, size, rng, density, tile_and_status)
+        return look_module.random_state(self.name, size, rng, density, tile_and_status)
 
     # --- scoring ---
     state_fields = ("action", "player", "tile", "status")
     constant_fields = ("goal", "holes", "start")
 
     # --- the dataset ---
-    phrases = wording.PHRASES
-    conclusions = wording.CONCLUSIONS
-    kind_words = wording.KIND_WORDS
     table5_predictions = {
         4: {"train": 5120, "val": 736, "test_id": 1494, "test_ood": 2362},
         5: {"train": 7346, "val": 882, "test_id": 1758, "test_ood": 2588},
@@ -107,30 +100,6 @@ class FrozenLakeSpec(DomainSpec):
         (6, "id"): 0.093,
         (6, "ood"): 0.050,
     }
-
-    def goal_fields(self) -> tuple[str, ...]:
-        return wording.GOAL_FIELDS
-
-    def question(self) -> str:
-        return wording.QUESTION
-
-    def answer_format(self) -> str:
-        return wording.ANSWER_FORMAT
-
-    def describe(self, size: int, colours: tuple[str, ...] = ()) -> str:
-        return wording.describe(size)
-
-    def effect_clauses(self, before: dict, after: dict, applied: list, add) -> list[str]:
-        return wording.effect_clauses(before, after, add)
-
-    def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:
-        return wording.distractor_pools(truth, initial)
-
-    def is_partial(self, truth: dict, choice: dict, initial: dict | None = None) -> bool:
-        return wording.is_partial(truth, choice, initial)
-
-    def choice_problems(self, truth: dict, choice: dict, initial: dict) -> list[str]:
-        return wording.choice_problems(truth, choice, initial)
 
 
 def tile_and_status(player, holes, goal, start) -> tuple[str, str]:

@@ -42,7 +42,7 @@ _ENDINGS = {
 }
 
 
-def describe(size: int) -> str:
+def describe(size: int, colours: tuple[str, ...] = ()) -> str:
     """The domain description d: objects, actions, preconditions and effects."""
     n = size
     return (
@@ -57,7 +57,7 @@ def describe(size: int) -> str:
     )
 
 
-def effect_clauses(before: dict, after: dict, add) -> list[str]:
+def effect_clauses(before: dict, after: dict, applied: list, add) -> list[str]:
     """The chain's FrozenLake effects: ``tile: {tile_after}; status: {status_after}``."""
     status = after["status"]
     return [
@@ -100,7 +100,7 @@ def distractor_pools(truth: dict, initial: dict) -> tuple[list[dict], list[dict]
     return partial, other
 
 
-def is_partial(truth: dict, choice: dict, initial: dict | None) -> bool:
+def is_partial(truth: dict, choice: dict, initial: dict | None = None) -> bool:
     """Right player or tile; or, when no cell within distance 2 has the truth's tile, one coordinate kept."""
     if any(choice[f] == truth[f] for f in GOAL_FIELDS):
         return True

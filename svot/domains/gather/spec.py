@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind
-from svot.domains.gather import wording
+from svot.domains.gather import wording as wording_module
 from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
-from svot.domains.gather import look
+from svot.domains.gather import look as look_module
 from svot.errors import ActionError
 from svot.domains.gather.table5 import TABLE5
 
@@ -21,6 +21,8 @@ class GatherSpec(DomainSpec):
     name = "gather"
     title = "Gather"
     pddl = "gather"
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
     internal = ("advance",)
     kinds = ("player",) + tuple(f"ball_{c}" for c in COLOURS)
@@ -132,27 +134,20 @@ class GatherSpec(DomainSpec):
     # --- envs and rendering ---
     env_entry_point = "svot.domains.gather.env:GatherEnv"
     vector_entry_point = "svot.domains.gather.env:GatherVectorEnv"
-    floor = look.FLOOR
-    sprites = look.sprites(COLOURS)
-    label_combos = look.LABEL_COMBOS
-    ansi_chars = look.ansi_chars(COLOURS)
-    empty_cell_name = look.EMPTY_CELL_NAME
+    sprites = look_module.sprites(COLOURS)
+    ansi_chars = look_module.ansi_chars(COLOURS)
 
     def kinds_at(self, size: int) -> tuple[str, ...]:
-        return look.kinds_at(self.kinds, colours_for(size))  # the ball colours depend on the size
+        return look_module.kinds_at(self.kinds, colours_for(size))  # the ball colours depend on the size
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
-        return look.random_state(self.name, size, rng, density, colours_for(size))
+        return look_module.random_state(self.name, size, rng, density, colours_for(size))
 
     # --- scoring ---
     state_fields = ("action", "player", "collected", "balls")
     constant_fields = ()
 
     # --- the dataset ---
-    phrases = wording.PHRASES
-    conclusions = wording.CONCLUSIONS
-    kind_words = wording.KIND_WORDS
-    silent_predicates = wording.SILENT
     reachable_distractors = True
     table5_predictions = {
         4: {"train": 5424, "val": 696, "test_id": 1412, "test_ood": 2512},
@@ -160,38 +155,17 @@ class GatherSpec(DomainSpec):
         6: {"train": 8182, "val": 1026, "test_id": 2022, "test_ood": 2956},
     }
 
-    def goal_fields(self) -> tuple[str, ...]:
-        return wording.GOAL_FIELDS
-
-    def question(self) -> str:
-        return wording.QUESTION
-
-    def answer_format(self) -> str:
-        return wording.ANSWER_FORMAT
-
     def dataset_action_text(self, action: int, size: int) -> str:
-        return wording.action_text(self.action_text(action, size))
-
-    def describe(self, size: int, colours: tuple[str, ...] = ()) -> str:
-        return wording.describe(size, colours)
+        return wording_module.action_text(self.action_text(action, size))
 
     def description_colours(self, state: dict) -> tuple[str, ...]:
         return tuple(state["balls"])
 
     def conclusion(self, op, binding: dict) -> str:
-        return super().conclusion(op, wording.conclusion_binding(binding))
+        return super().conclusion(op, wording_module.conclusion_binding(binding))
 
     def kind_word(self, kind: str) -> str:
-        return wording.kind_word(kind) or super().kind_word(kind)
-
-    def effect_clauses(self, before: dict, after: dict, applied: list, add) -> list[str]:
-        return wording.effect_clauses(before, after, applied, add)
-
-    def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:
-        return wording.distractor_pools(truth, initial)
-
-    def choice_problems(self, truth: dict, choice: dict, initial: dict) -> list[str]:
-        return wording.choice_problems(truth, choice, initial)
+        return wording_module.kind_word(kind) or super().kind_word(kind)
 
 
 def _colour_order(c: str) -> tuple:

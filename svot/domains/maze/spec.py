@@ -5,14 +5,16 @@ from __future__ import annotations
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name, parse_cell
 from svot.domains.maze.table5 import TABLE5
-from svot.domains.maze import look
-from svot.domains.maze import wording
+from svot.domains.maze import look as look_module
+from svot.domains.maze import wording as wording_module
 
 
 class MazeSpec(DomainSpec):
     name = "maze"
     title = "Maze"
     pddl = "maze"
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (5, 6, 7)
     kinds = ("player", "wall", "goal")
     fields = (
@@ -51,43 +53,17 @@ class MazeSpec(DomainSpec):
     # --- envs and rendering ---
     env_entry_point = "svot.domains.maze.env:MazeEnv"
     vector_entry_point = "svot.domains.maze.env:MazeVectorEnv"
-    floor = look.FLOOR
-    sprites = look.SPRITES
-    label_combos = look.LABEL_COMBOS
-    ansi_chars = look.ANSI_CHARS
-    empty_cell_name = look.EMPTY_CELL_NAME
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
-        return look.random_state(self.name, size, rng, density)
+        return look_module.random_state(self.name, size, rng, density)
 
     # --- scoring ---
     state_fields = ("action", "player")
     constant_fields = ("goal", "walls")
 
     # --- the dataset ---
-    phrases = wording.PHRASES
-    conclusions = wording.CONCLUSIONS
-    kind_words = wording.KIND_WORDS
     table5_predictions = {
         5: {"train": 6342, "val": 832, "test_id": 1658, "test_ood": 2682},
         6: {"train": 8164, "val": 982, "test_id": 1956, "test_ood": 3164},
         7: {"train": 8544, "val": 1166, "test_id": 2326, "test_ood": 3372},
     }
-
-    def goal_fields(self) -> tuple[str, ...]:
-        return wording.GOAL_FIELDS
-
-    def question(self) -> str:
-        return wording.QUESTION
-
-    def answer_format(self) -> str:
-        return wording.ANSWER_FORMAT
-
-    def describe(self, size: int, colours: tuple[str, ...] = ()) -> str:
-        return wording.describe(size)
-
-    def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:
-        return wording.distractor_pools(truth, initial)
-
-    def is_partial(self, truth: dict, choice: dict, initial: dict | None = None) -> bool:
-        return wording.is_partial(truth, choice)

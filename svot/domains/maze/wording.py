@@ -23,7 +23,7 @@ QUESTION = "After all the actions, where is the player?"
 ANSWER_FORMAT = "Player: (row, column)"
 
 
-def describe(size: int) -> str:
+def describe(size: int, colours: tuple[str, ...] = ()) -> str:
     """The domain description d: objects, actions, preconditions and effects."""
     n = size
     return (
@@ -48,5 +48,5 @@ def distractor_pools(truth: dict, initial: dict) -> tuple[list[dict], list[dict]
     return partial, other
 
 
-def is_partial(truth: dict, choice: dict) -> bool:
+def is_partial(truth: dict, choice: dict, initial: dict | None = None) -> bool:
     return same_line(truth, choice)

@@ -5,14 +5,16 @@ from __future__ import annotations
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.grid import cell_name
 from svot.domains.pacman.table5 import TABLE5
-from svot.domains.pacman import look
-from svot.domains.pacman import wording
+from svot.domains.pacman import look as look_module
+from svot.domains.pacman import wording as wording_module
 
 
 class PacmanSpec(DomainSpec):
     name = "pacman"
     title = "Pacman"
     pddl = "pacman"
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
     kinds = ("player", "coin")
     fields = (
@@ -61,14 +63,9 @@ class PacmanSpec(DomainSpec):
     # --- envs and rendering ---
     env_entry_point = "svot.domains.pacman.env:PacmanEnv"
     vector_entry_point = "svot.domains.pacman.env:PacmanVectorEnv"
-    floor = look.FLOOR
-    sprites = look.SPRITES
-    label_combos = look.LABEL_COMBOS
-    ansi_chars = look.ANSI_CHARS
-    empty_cell_name = look.EMPTY_CELL_NAME
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
-        return look.random_state(self.name, size, rng, density)
+        return look_module.random_state(self.name, size, rng, density)
 
     # --- scoring ---
     # §3's example of P(z_i) verbatim: "discrete fields derived from the action and state
@@ -79,36 +76,9 @@ class PacmanSpec(DomainSpec):
     constant_fields = ("total",)
 
     # --- the dataset ---
-    phrases = wording.PHRASES
-    conclusions = wording.CONCLUSIONS
-    kind_words = wording.KIND_WORDS
     reachable_distractors = True
     table5_predictions = {
         4: {"train": 5342, "val": 652, "test_id": 1308, "test_ood": 2396},
         5: {"train": 7426, "val": 846, "test_id": 1698, "test_ood": 2642},
         6: {"train": 7728, "val": 934, "test_id": 1910, "test_ood": 2974},
     }
-
-    def goal_fields(self) -> tuple[str, ...]:
-        return wording.GOAL_FIELDS
-
-    def question(self) -> str:
-        return wording.QUESTION
-
-    def answer_format(self) -> str:
-        return wording.ANSWER_FORMAT
-
-    def describe(self, size: int, colours: tuple[str, ...] = ()) -> str:
-        return wording.describe(size)
-
-    def effect_clauses(self, before: dict, after: dict, applied: list, add) -> list[str]:
-        return wording.effect_clauses(before, after, add)
-
-    def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:
-        return wording.distractor_pools(truth, initial)
-
-    def choice_problems(self, truth: dict, choice: dict, initial: dict) -> list[str]:
-        return wording.choice_problems(truth, choice, initial)
-
-    def min_plan_length(self, params: dict) -> int:
-        return wording.min_plan_length(params)

@@ -26,7 +26,7 @@ QUESTION = "After all the actions, how many coins has the player collected in to
 ANSWER_FORMAT = "Collected coins: <number>; player: (row, column)"
 
 
-def describe(size: int) -> str:
+def describe(size: int, colours: tuple[str, ...] = ()) -> str:
     """The domain description d: objects, actions, preconditions and effects."""
     n = size
     return (
@@ -45,7 +45,7 @@ def min_plan_length(params: dict) -> int:
     return int(coins) if coins else 1
 
 
-def effect_clauses(before: dict, after: dict, add) -> list[str]:
+def effect_clauses(before: dict, after: dict, applied: list, add) -> list[str]:
     """The chain's Pacman effects: the coin eaten (or none) and the running count."""
     out = []
     eaten = [c for c in before["coins"] if c not in after["coins"]]

@@ -37,7 +37,7 @@ QUESTION = "After all the actions, where are the player and all the blocks?"
 ANSWER_FORMAT = "Player: (row, column); blocks: (row, column), (row, column), ... (row-major order)"
 
 
-def describe(size: int) -> str:
+def describe(size: int, colours: tuple[str, ...] = ()) -> str:
     """The domain description d: objects, actions, preconditions and effects."""
     n = size
     return (
@@ -53,7 +53,7 @@ def describe(size: int) -> str:
     )
 
 
-def effect_clauses(before: dict, after: dict, add) -> list[str]:
+def effect_clauses(before: dict, after: dict, applied: list, add) -> list[str]:
     """The chain's Sokoban effect: ``block positions change: {from} → {to}`` or ``... remain the same``."""
     gone = [b for b in before["blocks"] if b not in after["blocks"]]
     new = [b for b in after["blocks"] if b not in before["blocks"]]
