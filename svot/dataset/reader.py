@@ -369,6 +369,22 @@ class TruthSet:
         return iter(self.instances.values())
 
 
+def _truth_instance(head: dict, instance_id: str, steps: list, goal_row: dict, correct) -> TruthInstance:
+    """A :class:`TruthInstance` from a row's identifying columns (``head``) and its goal columns (``goal_row``)."""
+    return TruthInstance(
+        id=instance_id,
+        domain=head["domain"],
+        size=int(head["size"]),
+        split=head["split"],
+        distribution=head.get("distribution", ""),
+        steps=steps,
+        answer=goal_row["answer"],
+        goal=json_value(goal_row["goal"]),
+        choices=list(goal_row["choices"]),
+        correct=correct,
+    )
+
+
 def truth_from_instance_row(row: dict, base: Path | None) -> TruthInstance:
     """One instances-view row as a :class:`TruthInstance` (image paths checked under ``base``)."""
     steps = []
@@ -389,18 +405,7 @@ def truth_from_instance_row(row: dict, base: Path | None) -> TruthInstance:
                 visual_chain=s.get("reasoning_visual"),
             )
         )
-    return TruthInstance(
-        id=row["id"],
-        domain=row["domain"],
-        size=int(row["size"]),
-        split=row["split"],
-        distribution=row.get("distribution", ""),
-        steps=steps,
-        answer=row["answer"],
-        goal=json_value(row["goal"]),
-        choices=list(row["choices"]),
-        correct=row["correct_choice"],
-    )
+    return _truth_instance(row, row["id"], steps, row, row["correct_choice"])
 
 
 def truth_from_prediction_rows(rows: list[dict], base: Path | None) -> TruthInstance:
@@ -431,18 +436,7 @@ def truth_from_prediction_rows(rows: list[dict], base: Path | None) -> TruthInst
                 image = vis["target_image_file_name"]
         chain_v = vis.get("reasoning") if vis is not None else None
         steps.append(TruthStep(i, action, state, keywords, label_grid(spec, state), image_ref(image, base), chain_v or None))
-    return TruthInstance(
-        id=first["instance_id"],
-        domain=first["domain"],
-        size=int(first["size"]),
-        split=first["split"],
-        distribution=first.get("distribution", ""),
-        steps=steps,
-        answer=goal_row["answer"],
-        goal=json_value(goal_row["goal"]),
-        choices=list(goal_row["choices"]),
-        correct=goal_row["target_classification"],
-    )
+    return _truth_instance(first, first["instance_id"], steps, goal_row, goal_row["target_classification"])
 
 
 def load_truth(data, ids: Iterable[str] | None = None) -> TruthSet:
