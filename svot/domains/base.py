@@ -131,6 +131,9 @@ class DomainSpec:
     internal: ClassVar[tuple[str, ...]] = ()
     kinds: ClassVar[tuple[str, ...]]  # object kinds, bit i of the observation = kinds[i]
     fields: ClassVar[tuple[Field, ...]]
+    # The values a ``word`` field can take (field key -> words), which the lenient text parser
+    # (svot.render.text) accepts; a word field not listed takes any word.
+    word_values: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     # Invariants PDDL cannot state: predicates true of exactly one object in every state ->
     # what that object is. An env refuses a problem that breaks one (svot.envs.problem_check).
     unique_predicates: ClassVar[dict[str, str]] = {"at": "the player's cell"}

@@ -267,12 +267,8 @@ def _label_pattern(fields: tuple) -> re.Pattern:
 
 
 def _allowed_words(spec, key: str) -> frozenset:
-    """Known values of a word field, if the spec lists them (e.g. ``tiles``, ``statuses``)."""
-    for attr in (key + "s", key + "es"):
-        v = getattr(spec, attr, None)
-        if isinstance(v, (tuple, list, frozenset, set)) and v and all(isinstance(x, str) for x in v):
-            return frozenset(x.lower() for x in v)
-    return frozenset()
+    """Known values of a word field, if the spec lists them (:attr:`DomainSpec.word_values`)."""
+    return frozenset(x.lower() for x in spec.word_values.get(key, ()))
 
 
 def _lenient_value(kind: str, text: str, allowed: frozenset = frozenset()):

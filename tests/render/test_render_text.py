@@ -195,3 +195,11 @@ def test_parse_fields_is_fast_on_pathological_input():
 def test_describe_needs_every_field():
     with pytest.raises(ProblemError, match="no 'goals'"):
         describe(get_spec("sokoban"), {"domain": "sokoban", "size": 5, "player": [0, 0], "walls": [], "blocks": []})
+
+
+def test_word_fields_pick_the_values_the_spec_declares():
+    """DomainSpec.word_values: the lenient parser reads FrozenLake's tile and status past filler words."""
+    spec = get_spec("frozenlake")
+    assert spec.word_values["tile"] == ("start", "frozen", "hole", "goal")
+    got = parse_fields(spec, "Tile: the player is on a hole; Status: now fell")
+    assert got["tile"] == "hole" and got["status"] == "fell"

@@ -25,8 +25,7 @@ class FrozenLakeSpec(DomainSpec):
         Field("holes", "Holes", "cells"),
         Field("start", "Start", "cell"),
     )
-    tiles = ("start", "frozen", "hole", "goal")
-    statuses = ("running", "fell", "reached")
+    word_values = {"tile": ("start", "frozen", "hole", "goal"), "status": ("running", "fell", "reached")}
 
     def problem_from_state(self, state: dict, name: str):
         start = state.get("start", state["player"])
