@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from svot.engine.chain import ChainCompiler, at_most_one_groups, balanced_groups
 from svot.errors import PDDLError, ProblemError
 from svot.pddl.domain import Domain, Operator, match_atom
 from svot.pddl.problem import Atom, Problem, atom_str
@@ -304,6 +305,60 @@ class GroundTask:
         )
 
 
+_MAX_OUTCOMES = 256  # outcomes kept per compiled chain (each a pair of ints); a full table starts over
+
+
+class TaskChains:
+    """The compiled internal chains of one task under one set of invariants, as int programs (built on first use).
+
+    A program is ``(reads, outcomes, macro)``: the chain's outcome depends only on
+    the state's bits ``reads`` (the open literals of its steps, which no earlier
+    step writes: :class:`svot.engine.chain.Macro`), so the net (add, delete) of
+    the whole step is computed once per value of those bits and kept in
+    ``outcomes``. False: the chain is not compilable, so it is stepped.
+    """
+
+    def __init__(self, task: "GroundTask", internal_keys: tuple, groups):
+        self.compiler = ChainCompiler(task, internal_keys, groups)
+        self.programs: dict[int, tuple | bool] = {}
+        self._index = {id(ga): i for i, ga in enumerate(task.actions)}
+
+    def program(self, ga: GroundAction) -> tuple | bool:
+        m = self.compiler.macro(self._index[id(ga)])
+        prog: tuple | bool = False
+        if m is not None:
+            reads = 0
+            for alts in m.steps:
+                for a in alts:
+                    reads |= a.pos | a.neg
+            prog = (reads, {}, m)
+            if not m.steps:
+                prog[1][0] = (m.add, ~m.delete)
+        self.programs[id(ga)] = prog
+        return prog
+
+    @staticmethod
+    def outcome(prog: tuple, seen: int) -> tuple[int, int]:
+        """``(add, keep)`` of a chain given the values ``seen`` of its read bits (kept for the next time).
+
+        The state after is ``(state & keep) | add``; ``keep`` is the complement of the deleted bits.
+        """
+        reads, outcomes, m = prog
+        eff = (m.add, m.delete)
+        for alts in m.steps:
+            for a in alts:
+                if seen & a.pos == a.pos and not seen & a.neg:
+                    eff = ((eff[0] & ~a.delete) | a.add, eff[1] | a.delete)
+                    break
+            else:
+                break
+        eff = (eff[0], ~eff[1])
+        if len(outcomes) >= _MAX_OUTCOMES:
+            outcomes.clear()
+        outcomes[seen] = eff
+        return eff
+
+
 class _Stepping:
     """``step``/``trace``/``settle`` over a ``find(state, key)``: the agent's ground action,
     then internal action literals (``self.internal_keys``) while one applies."""
@@ -312,6 +367,8 @@ class _Stepping:
     _limit: int = 1
     _nodes: dict = {}
     _internal_nodes: tuple = ()
+    _chains: "TaskChains | None" = None
+    _programs: dict | None = None  # id(agent ground action) -> compiled chain program, or False
 
     def _find(self, state: int, key: tuple) -> GroundAction | None:
         raise NotImplementedError
@@ -320,6 +377,18 @@ class _Stepping:
         ga = _select(self._nodes.get(action, ()), state)
         if ga is None:
             return state, False
+        programs = self._programs
+        if programs is not None:
+            prog = programs.get(id(ga))
+            if prog is None:
+                prog = self._chains.program(ga)
+            if prog:  # the compiled chain (svot.engine.chain): its outcome depends only on the bits `reads`
+                reads, outcomes, _ = prog
+                seen = state & reads
+                eff = outcomes.get(seen)
+                if eff is None:
+                    eff = self._chains.outcome(prog, seen)
+                return (state & eff[1]) | eff[0], True
         state = (state & ~ga.delete) | ga.add
         if self._internal_nodes:
             nodes = self._internal_nodes
@@ -372,6 +441,11 @@ class _Stepping:
         self._nodes = index
         self._internal_nodes = tuple(index[k] for k in self.internal_keys)
 
+    def _use_chains(self, chains: "TaskChains | None") -> None:
+        """Step agent actions with internal chains through ``chains``' compiled programs."""
+        self._chains = chains
+        self._programs = None if chains is None else chains.programs
+
 
 class GroundedEngine(_Stepping):
     """:class:`GroundTask` behind the :class:`~svot.engine.base.Engine` interface."""
@@ -384,6 +458,9 @@ class GroundedEngine(_Stepping):
         self.internal_keys = tuple(k for k in self.task.keys() if k[0] in internal)
         self._limit = len(self.task.actions) + 1
         self._use_index(self.task._index)
+        if self.internal_keys:
+            groups = at_most_one_groups(domain, [[a for a in problem.init if a[0] not in self.task.fold]])
+            self._use_chains(TaskChains(self.task, self.internal_keys, groups))
 
     def initial(self) -> int:
         return self.task.init
@@ -448,6 +525,26 @@ class SharedGrounding:
         # a problem's count of a balanced predicate is its initial one; most have one player
         counts = {p: 1 for p in _balanced_fluents(domain)}
         self._index = _index_by_key(self.task.actions, _predicate_bits(self.task.bit), counts)
+        self._balanced_groups = balanced_groups(domain) if self.internal_keys else []
+        self._chains: dict[tuple, TaskChains] = {}
+
+    def chains_for(self, own_atoms) -> "TaskChains | None":
+        """The compiled chains for a problem whose own (non-shared) initial atoms are ``own_atoms``.
+
+        The invariants they rest on are the balanced groups with at most one
+        true atom in that initial state, so problems agreeing on those share one
+        compilation.
+        """
+        if not self.internal_keys:
+            return None
+        counts: dict[str, int] = {}
+        for a in own_atoms:
+            counts[a[0]] = counts.get(a[0], 0) + 1
+        groups = tuple(g for g in self._balanced_groups if sum(counts.get(p, 0) for p in g) <= 1)
+        chains = self._chains.get(groups)
+        if chains is None:
+            chains = self._chains[groups] = TaskChains(self.task, self.internal_keys, groups)
+        return chains
 
     def matches(self, problem: Problem) -> bool:
         """Whether ``problem`` has this grounding's objects and shared static atoms."""
@@ -502,6 +599,7 @@ class SharedGroundedEngine(_Stepping):
                 f"{'/'.join(sorted(fold))} atoms"
             )
         self.init = init
+        self._use_chains(shared.chains_for(own))
         self.goal_reachable_statically = all(a in static for a in problem.goal if a[0] in fold) and not any(
             a in static for a in problem.negative_goal if a[0] in fold
         )

@@ -57,44 +57,22 @@ first in grounding order would apply (internal literals: in key order first).
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from svot.engine.grounded import GroundTask
+from svot.engine.vector_chain import ChainTables
+from svot.engine.vector_compile import compile_vector, padded, word_of
 from svot.errors import ProblemError
 from svot.pddl.domain import Domain
 from svot.pddl.problem import Atom, Problem, atom_str
 
-_MAX_TABLE_CELLS = 4_000_000  # table rows × codes × width, a cap on the candidate table
-_MAX_CODE_BITS = 16
-_MAX_GROUP_PREDICATES = 2
-
-
-def _padded(n: int) -> int:
-    """``n`` rounded up to 1, 2, 4 or a multiple of 8 (so byte rows view as whole words)."""
-    for p in (1, 2, 4, 8):
-        if n <= p:
-            return p
-    return -(-n // 8) * 8
-
-
-def _word_of(width: int):
-    """The unsigned dtype covering ``min(width, 8)`` bytes and its all-bytes-1 value."""
-    nbytes = min(width, 8)
-    dtype = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[nbytes]
-    return dtype, dtype(int.from_bytes(b"\x01" * nbytes, "little"))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+# Σ_k 2^(56-7k): 8 bytes of 0/1 multiplied by it carry byte k to bit 56+k (the top byte packs them)
+_PACK_BYTES = np.uint64(0x0102040810204080)
+_FIRST_BIT = np.array([8] + [(x & -x).bit_length() - 1 for x in range(1, 256)], np.int64)  # 8: no bit
+_TRAILING_ONES = np.array([(~x & (x + 1)).bit_length() - 1 for x in range(256)], np.int64)
+_padded, _word_of = padded, word_of
 
 
 @dataclass
@@ -179,202 +157,10 @@ class VectorEngine:
         self.shared_static = shared
         self.internal = tuple(internal)
 
-        template = Problem(domain=domain.name, name="vector-template", objects=self.objects, init=shared, goal=())
-        task = GroundTask(domain, template, fold=self.fold)
-        self.task = task
-
-        # --- columns: every ground atom of every unfolded, non-action predicate -------------
-        self._by_type: dict[str, list[str]] = {}
-        for name, type_name in self.objects:
-            self._by_type.setdefault(type_name, []).append(name)
-        enumerated: list[Atom] = []
-        for pred in sorted(domain.predicates):
-            if pred in self.fold or pred in domain.action_predicates:
-                continue
-            enumerated.extend((pred,) + args for args in self._ground_args(pred))
-        seen = set(enumerated)
-        enumerated.extend(sorted(a for a in task.fluents if a not in seen))  # outside the typed enumeration
-        columns: list[Atom | None] = []
-        if layout is not None:
-            columns = [None if a is None else tuple(a) for a in layout]
-            placed = [a for a in columns if a is not None]
-            unknown = sorted(set(placed) - set(enumerated))
-            if unknown or len(set(placed)) != len(placed):
-                what = f"unknown atom {atom_str(unknown[0])}" if unknown else "an atom twice"
-                raise ProblemError(f"layout for {domain.name!r} names {what}")
-            seen = set(placed)
-            columns += [a for a in enumerated if a not in seen]
-        else:
-            columns = enumerated
-        self.columns: list[Atom | None] = columns  # None: a padding column, always 0
-        self.col: dict[Atom, int] = {a: i for i, a in enumerate(columns) if a is not None}
-        M = self.n_atoms = len(columns)
-        self.FALSE, self.TRUE, self.COMP = M, M + 1, M + 2
-        self.width = -(-(2 * M + 2) // 8) * 8  # whole 8-byte words per row
-        self._static_str = sorted(atom_str(a) for a in shared)
-        self._col_str = [None if a is None else atom_str(a) for a in columns]
-
-        # --- ground actions: internal ones sorted by key order (the table's min picks the first) ---
-        all_keys = sorted({ga.key for ga in task.actions})
-        self.internal_keys = tuple(k for k in all_keys if k[0] in self.internal)
-        self.agent_keys = tuple(k for k in all_keys if k[0] not in self.internal)
-        rank = {k: j for j, k in enumerate(self.internal_keys)}
-        order = sorted(range(len(task.actions)), key=lambda i: (rank.get(task.actions[i].key, -1), i))
-        self.actions = [task.actions[i] for i in order]
-        bit_col = [self.col[a] for a in task.fluents]
-        pos = [[bit_col[b] for b in _bits(ga.pos)] for ga in self.actions]
-        neg = [[bit_col[b] for b in _bits(ga.neg)] for ga in self.actions]
-        add = [[bit_col[b] for b in _bits(ga.add)] for ga in self.actions]
-        dele = [[bit_col[b] for b in _bits(ga.delete)] for ga in self.actions]
-
-        # --- pivot groups as bit fields of the code -------------------------------------------------
-        self.groups: list[tuple[str, ...]] = self._choose_groups(reference)
-        self.group_cols: list[list[int]] = [[i for i, a in enumerate(columns) if a is not None and a[0] in g] for g in self.groups]
-        group_value = [{c: v for v, c in enumerate(gc)} for gc in self.group_cols]
-        self.group_none = [len(gc) for gc in self.group_cols]  # the "none" value
-        self.group_shift: list[int] = []
-        shift = 0
-        for gc in self.group_cols:
-            self.group_shift.append(shift)
-            shift += max(1, int(len(gc)).bit_length())  # values 0..len(gc) inclusive
-        self.code_bits = shift
-        self.n_codes = 1 << shift
-
-        # --- per-action arrays; action A is the dummy --------------------------------------------------
-        A = len(self.actions)
-        self.DUMMY = A
-        keep = np.full(A + 1, self.n_codes - 1, np.int64)
-        setv = np.zeros(A + 1, np.int64)
-        lits: list[list[int]] = []
-        placement: list[list[int] | None] = []  # per action: value per group (-1 any); None = never
-        forbid: list[list[set[int]]] = []  # per action: per group, values its negative preconditions exclude
-        for i in range(A):
-            vals, excl = [], []
-            never = False
-            for gi, gv in enumerate(group_value):
-                req = sorted({gv[c] for c in pos[i] if c in gv})
-                never |= len(req) > 1  # two atoms of an exactly-one group: never applicable
-                vals.append(req[0] if req else -1)
-                excl.append({gv[c] for c in neg[i] if c in gv})
-                added = [gv[c] for c in add[i] if c in gv]
-                deleted = [gv[c] for c in dele[i] if c in gv]
-                if added or deleted:
-                    new = added[-1] if added else self.group_none[gi]
-                    field = ((1 << (self.group_shift[gi + 1] if gi + 1 < len(self.group_shift) else shift)) - 1) ^ (
-                        (1 << self.group_shift[gi]) - 1
-                    )
-                    keep[i] &= ~field
-                    setv[i] |= new << self.group_shift[gi]
-            implied = {self.group_cols[gi][v] for gi, v in enumerate(vals) if v >= 0}
-            lits.append([c for c in pos[i] if c not in implied] + [self.COMP + c for c in neg[i]])
-            placement.append(None if never else vals)
-            forbid.append(excl)
-        self.keep, self.set = keep, setv
-
-        L = _padded(max(1, max((len(x) for x in lits), default=1)))
-        self._word, self._ones = _word_of(L)
-        self.lit_col = np.full((A + 1, L), self.TRUE, np.int64)
-        for i, x in enumerate(lits):
-            self.lit_col[i, : len(x)] = x
-        self.lit_col[A, 0] = self.FALSE  # the dummy never applies
-        self.lit_width = L
-        zeros, ones = [], []
-        for i in range(A):
-            net_del = [c for c in dele[i] if c not in add[i]]
-            zeros.append(net_del + [self.COMP + c for c in add[i]])
-            ones.append(add[i] + [self.COMP + c for c in net_del])
-        Z = max(1, max(map(len, zeros), default=1))
-        O = max(1, max(map(len, ones), default=1))
-        # one put per step: Z columns set to 0, then O columns set to 1 (put repeats the value pattern)
-        self.write_col = np.full((A + 1, Z + O), self.TRUE, np.int64)
-        self.write_col[:, :Z] = self.FALSE
-        for i in range(A):
-            self.write_col[i, : len(zeros[i])] = zeros[i]
-            self.write_col[i, Z : Z + len(ones[i])] = ones[i]
-        self.write_val = np.array([0] * Z + [1] * O, np.uint8)
-
-        # --- candidate tables: agent literals (one row block each), and the internal literals together ---
-        self._key_id = {k: i for i, k in enumerate(self.agent_keys)}
-        self.EMPTY = len(self.agent_keys)  # a literal no ground action has
-        agent_cells: dict[tuple[int, int], list[int]] = {}
-        internal_cells: dict[int, list[int]] = {}
-        for i, ga in enumerate(self.actions):
-            vals = placement[i]
-            if vals is None:
-                continue
-            ranges = []
-            for gi, v in enumerate(vals):
-                ranges.append((v,) if v >= 0 else tuple(x for x in range(self.group_none[gi] + 1) if x not in forbid[i][gi]))
-            for combo in itertools.product(*ranges):
-                code = sum(v << s for v, s in zip(combo, self.group_shift))
-                if ga.key in rank:
-                    internal_cells.setdefault(code, []).append(i)
-                else:
-                    agent_cells.setdefault((self._key_id[ga.key], code), []).append(i)
-        Wa = max(1, max(map(len, agent_cells.values()), default=1))
-        Wi = max(1, max(map(len, internal_cells.values()), default=1))
-        n_rows = len(self.agent_keys) + 1
-        if n_rows * self.n_codes * Wa > _MAX_TABLE_CELLS or self.code_bits > _MAX_CODE_BITS:
-            raise ProblemError(f"candidate table of {domain.name!r} would be too large ({n_rows}×{self.n_codes}×{Wa})")
-        # tables are stored candidate-major, (W, rows): a lookup gives (W, n) and the first
-        # applicable candidate is a min over axis 0 (ids in a cell ascend in trial order)
-        self.table = np.full((Wa, n_rows * self.n_codes), A, np.int64)
-        for (row, code), ids in agent_cells.items():
-            self.table[: len(ids), row * self.n_codes + code] = sorted(ids)
-        self.internal_table = np.full((Wi, self.n_codes), A, np.int64)
-        for code, ids in internal_cells.items():
-            self.internal_table[: len(ids), code] = sorted(ids)
-        # codes under which no internal action can apply: such envs are settled without a look
-        self.internal_possible = (self.internal_table != A).any(0)
-        self.table_width, self.internal_width = Wa, Wi
-        self._settle_limit = A + 1
-        # does the pivot code determine the whole changing part of a state (given its problem)?
-        changing = {c for i in range(A) for c in add[i] + dele[i]}
-        grouped = {c for gc in self.group_cols for c in gc}
-        self.code_covers_state = changing <= grouped
-
-    # --- compile-time analysis --------------------------------------------------------------------
-    def _ground_args(self, pred: str):
-        return itertools.product(*(self._by_type.get(t, []) for t in self.domain.predicates[pred]))
-
-    def _choose_groups(self, reference: Sequence[Problem]) -> list[tuple[str, ...]]:
-        """Disjoint exactly-one groups of fluent predicates to index ground actions by."""
-        dom = self.domain
-        if not reference:
-            return []
-        fluents = sorted(dom.fluent_predicates - set(dom.action_predicates))
-        inits = [frozenset(a for a in p.init) for p in reference]
-        candidates = []
-        for r in range(1, _MAX_GROUP_PREDICATES + 1):
-            for g in itertools.combinations(fluents, r):
-                gs = set(g)
-                if not self._balanced(gs):
-                    continue
-                if any(sum(1 for a in init if a[0] in gs) != 1 for init in inits):
-                    continue
-                uses = sum(1 for op in dom.operators if any(a[0] in gs for a in op.pre_pos))
-                if uses:
-                    size = sum(1 for p in g for _ in self._ground_args(p))
-                    candidates.append((-uses, -size, g))
-        chosen: list[tuple[str, ...]] = []
-        used: set[str] = set()
-        bits = 0
-        for _, neg_size, g in sorted(candidates):
-            need = max(1, int(-neg_size).bit_length())
-            if used & set(g) or bits + need > _MAX_CODE_BITS - 4:
-                continue
-            chosen.append(g)
-            used |= set(g)
-            bits += need
-        return chosen
-
-    def _balanced(self, group: set[str]) -> bool:
-        for op in self.domain.operators:
-            added = [a for a in op.add if a[0] in group]
-            deleted = [a for a in op.delete if a[0] in group]
-            if len(added) != len(deleted) or any(a not in op.pre_pos for a in deleted):
-                return False
-        return True
+        self.chains: ChainTables | None = None  # set by the compiler for domains with internal actions
+        vars(self).update(vars(compile_vector(domain, self.objects, shared, self.internal, reference, layout)))
+        self._aranges = np.arange(0, dtype=np.int64)
+        self._patterns: dict = {}
 
     @classmethod
     def for_problems(
@@ -438,6 +224,16 @@ class VectorEngine:
                 if c is None:
                     raise ProblemError(f"problem {p.name!r}: atom {atom_str(a)} is outside the vector engine's columns")
                 row[c] = 1
+            if self.invariants:
+                counts: dict[str, int] = {}
+                for a in p.init:
+                    counts[a[0]] = counts.get(a[0], 0) + 1
+                for g in self.invariants:
+                    if sum(counts.get(q, 0) for q in g) > 1:
+                        raise ProblemError(
+                            f"problem {p.name!r} starts with several atoms of {'/'.join(g)}, of which this vector "
+                            "engine assumes at most one (build it with this problem among its references)"
+                        )
             code = 0
             for gi, gcols in enumerate(self.group_cols):
                 on = np.flatnonzero(row[gcols])
@@ -524,11 +320,96 @@ class VectorEngine:
         flat = state.rows.reshape(-1)
         tix = key_rows * self.n_codes
         tix += state.code
+        if self.chains is not None:
+            return self._step_chains(state, flat, tix)
         chosen, state.code = self._apply(flat, state.base, state.code, self.table.take(tix, 1))
         applied = chosen != self.DUMMY
         if self.internal_keys:
             self.settle(state, np.flatnonzero(applied & self.internal_possible.take(state.code)))
         return applied
+
+    def _step_chains(self, state: BatchState, flat: np.ndarray, tix: np.ndarray) -> np.ndarray:
+        """:meth:`step` through the compiled chains (:mod:`svot.engine.vector_chain`).
+
+        Only the read steps macros have are looked at: one row per (env, step),
+        flattened. A step's (up to 8) alternatives are the bytes of one word;
+        packed into a byte of bits, a lookup gives the first that holds. An
+        env's outcome (steps completed) is the first of its steps where none
+        holds. Then the completed steps' own writes and, per (macro, outcome),
+        the shared writes, the pivot code and whether the agent's action applied.
+        """
+        ch = self.chains
+        n = len(tix)
+        S, W = ch.steps, ch.width
+        m = ch.cell.take(tix)
+        base = state.base
+        count = ch.n_steps.take(m)
+        ends = np.cumsum(count)
+        total = int(ends[-1]) if n else 0
+        outcome = count  # no read steps anywhere: every outcome is 0
+        if total:
+            env = np.repeat(self._arange(n), count)
+            starts = ends - count
+            step = self._arange(total) - starts.take(env)
+            ms = m.take(env)
+            ms *= S
+            ms += step
+            idx = ch.lits.take(ms, 0)
+            env_base = base.take(env)
+            idx += env_base[:, None]
+            vals = flat.take(idx)
+            if ch.lit_width > 1:
+                vals = self._all_ones_of(vals.reshape(total, W, ch.lit_width))
+            words = vals.view(np.uint64).reshape(total)
+            words *= _PACK_BYTES
+            words >>= np.uint64(56)  # bit w: alternative w holds
+            # per env the first step where no alternative holds (S past the end: the min with count caps it; an
+            # env without steps reduces over the next env's first row or the sentinel, and count 0 caps that too)
+            fail = np.where(words == 0, step, S)
+            outcome = np.minimum(np.minimum.reduceat(np.append(fail, S), starts), count)
+            alt = _FIRST_BIT.take(words)
+            ms *= W + 1
+            ms += alt
+            sel = step < outcome.take(env)
+            sel &= ch.writes.take(ms)
+            sel = np.flatnonzero(sel)
+            if sel.size:
+                w = ch.cond.take(ms.take(sel), 0)
+                w += env_base.take(sel)[:, None]
+                flat[w] = self._ones_like_pattern(ch.cond_val, len(sel))
+        outcome += m * (S + 1)
+        sel = np.flatnonzero(ch.det_writes.take(outcome))
+        w = ch.det.take(outcome.take(sel), 0)
+        w += base.take(sel)[:, None]
+        flat[w] = self._ones_like_pattern(ch.det_val, len(sel))
+        state.code = ch.code.take(outcome)
+        return ch.applied.take(outcome)
+
+    def _arange(self, n: int) -> np.ndarray:
+        a = self._aranges
+        if len(a) < n:
+            a = self._aranges = np.arange(max(n, 2 * len(a)), dtype=np.int64)
+        return a[:n]
+
+    def _ones_like_pattern(self, pattern: np.ndarray, n: int) -> np.ndarray:
+        """``pattern`` repeated in ``n`` rows (cached: a contiguous value array makes fancy assignment fast)."""
+        key = id(pattern)
+        rows = self._patterns.get(key)
+        if rows is None or len(rows) < n:
+            rows = self._patterns[key] = np.ascontiguousarray(np.broadcast_to(pattern, (max(n, 1024), len(pattern))))
+        return rows[:n]
+
+    @staticmethod
+    def _all_ones_of(vals: np.ndarray) -> np.ndarray:
+        """Along the last axis (1, 2, 4 or a multiple of 8 bytes): are all bytes 1?"""
+        L = vals.shape[-1]
+        dtype = {1: np.uint8, 2: np.uint16, 4: np.uint32}.get(L, np.uint64)
+        words = np.ascontiguousarray(vals).view(dtype)
+        one = dtype(int.from_bytes(b"\x01" * min(L, 8), "little"))
+        ok = words[..., 0] == one
+        for j in range(1, words.shape[-1]):
+            ok &= words[..., j] == one
+        return ok
 
     def settle(self, state: BatchState, rows: np.ndarray) -> None:
         """Apply internal literals in envs ``rows`` while one applies (a macro action completing)."""
