@@ -30,6 +30,7 @@ import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.grid import DIRECTIONS, Cell, cell_name
+from svot.domains.sokoban.screen import MAX_SIZE as MAX_SCREEN_SIZE, surviving_rows
 from svot.domains.sokoban.table5 import TABLE5
 from svot.errors import ConfigError
 from svot.problem_gen.common import (
@@ -46,6 +47,7 @@ from svot.problem_gen.common import (
     problem_name,
     shared_grounding,
 )
+from svot.problem_gen.draws import first_accepted
 
 DOMAIN = "sokoban"
 MAX_STATES = 200_000
@@ -259,21 +261,118 @@ def search(problem, layout: dict | None = None, *, prune: bool = True, max_state
     )
 
 
+# --- the sampler's loop ----------------------------------------------------------------
+#
+# Each draw is screened by Claims 1–3 at the start (numpy, a batch of draws at
+# once: svot.domains.sokoban.screen), and the survivors, in draw order, by the
+# same pruned search as :func:`search`, on bits read straight off the shared
+# grounding (no Problem is built for a refused layout). The first draw the
+# search solves is kept, as in a one-by-one loop: the same draws, the same
+# problem, the same plan (tests compare with that loop).
+
+
+class AtomBits:
+    """The shared grounding's bits of ``(at c)``, ``(wall c)``, ``(block c)``, ``(goal c)`` by cell index ``r * N + c``."""
+
+    def __init__(self, size: int):
+        self.grounding = shared_grounding(DOMAIN, size)
+        bit = self.grounding.task.bit
+        names = [cell_name(index_cell(i, size)) for i in range(size * size)]
+        self.at = [bit[("at", c)] for c in names]
+        self.wall = [bit[("wall", c)] for c in names]
+        self.block = [bit[("block", c)] for c in names]
+        self.goal = [bit[("goal", c)] for c in names]
+        self.windows = [
+            (1 << (r * size + c)) | (1 << (r * size + c + 1)) | (1 << ((r + 1) * size + c)) | (1 << ((r + 1) * size + c + 1))
+            for r in range(size - 1)
+            for c in range(size - 1)
+        ]
+
+    def blocks_on(self, cells: int) -> int:
+        """The ``(block c)`` bits of the cells of a bitboard."""
+        out = 0
+        block = self.block
+        while cells:
+            low = cells & -cells
+            out |= block[low.bit_length() - 1]
+            cells ^= low
+        return out
+
+
+_ATOM_BITS: dict[int, AtomBits] = {}
+
+
+def atom_bits(size: int) -> AtomBits:
+    kept = _ATOM_BITS.get(size)
+    if kept is None or kept.grounding is not shared_grounding(DOMAIN, size):
+        kept = _ATOM_BITS[size] = AtomBits(size)
+    return kept
+
+
+def search_draw(size: int, walls: int, blocks: int, drawn: list[int], *, max_states: int = MAX_STATES) -> SearchResult:
+    """:func:`search` on the layout of a draw (walls, player, blocks, goals as cell indices), without a Problem.
+
+    The initial bits, the goal mask and the dead masks are those ``search``
+    reads off the bound problem (a test checks them against ``bind`` and
+    :func:`dead_masks`), so the result is the same.
+    """
+    t = atom_bits(size)
+    wall_board = goal_board = 0
+    init = t.at[drawn[walls]]
+    for i in drawn[:walls]:
+        wall_board |= 1 << i
+        init |= t.wall[i]
+    goal_pos = 0
+    for i in drawn[walls + 1 : walls + 1 + blocks]:
+        init |= t.block[i]
+    for i in drawn[walls + 1 + blocks :]:
+        goal_board |= 1 << i
+        init |= t.goal[i]
+        goal_pos |= t.block[i]
+    b = board(size)
+    free = b.full & ~wall_board
+    dead_any = t.blocks_on(free & ~b.live(free, goal_board))
+    dead_all = []
+    for w in t.windows:
+        open_cells = w & free
+        if open_cells & ~goal_board:  # Claim 3: filling the window's open cells is dead
+            dead_all.append(t.blocks_on(open_cells))
+    return t.grounding.stepper.bfs(
+        init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_all=dead_all
+    )
+
+
 def generate(size: int, split: str, rng: np.random.Generator, *, max_states: int = MAX_STATES) -> Generated:
     spec = get_spec(DOMAIN)
     params = sampling_params(size, split, rng)  # the block count is drawn once, before any rejection
     w, n = params["walls"], params["blocks"]
-    for attempt in range(1, MAX_ATTEMPTS + 1):
-        drawn = draw(size, w, n, rng)
-        bits = [1 << i for i in drawn]
-        walls = 0
-        for x in bits[:w]:
-            walls |= x
-        if quick_reject_bits(size, walls, bits[w + 1 : w + 1 + n], bits[w + 1 + n :]):
-            continue
-        layout = layout_from_draw(size, w, n, drawn)
-        problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
-        result = search(problem, layout, max_states=max_states)
-        if result.solved:
-            return finish(spec, size, split, layout, result.plan, {**params, "attempts": attempt}, problem)
-    raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
+    k = w + 1 + 2 * n
+    found: list[SearchResult] = []
+
+    def choose(rows: np.ndarray) -> int | None:
+        if size <= MAX_SCREEN_SIZE:
+            candidates = surviving_rows(size, w, n, rows).tolist()
+        else:
+            candidates = [j for j in range(len(rows)) if not _quick_reject_draw(size, w, n, rows[j, :k].tolist())]
+        for j in candidates:
+            result = search_draw(size, w, n, rows[j, :k].tolist(), max_states=max_states)
+            if result.solved:
+                found.append(result)
+                return j
+        return None
+
+    kept = first_accepted(rng, size * size, choose, MAX_ATTEMPTS)
+    if kept is None:
+        raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
+    attempt, row = kept
+    layout = layout_from_draw(size, w, n, row[:k].tolist())
+    problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
+    return finish(spec, size, split, layout, found[-1].plan, {**params, "attempts": attempt}, problem)
+
+
+def _quick_reject_draw(size: int, walls: int, blocks: int, drawn: list[int]) -> bool:
+    bits = [1 << i for i in drawn]
+    wall_board = 0
+    for x in bits[:walls]:
+        wall_board |= x
+    return quick_reject_bits(size, wall_board, bits[walls + 1 : walls + 1 + blocks], bits[walls + 1 + blocks :])

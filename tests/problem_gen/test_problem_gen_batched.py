@@ -1,0 +1,108 @@
+"""Batched draws and the numpy screen change nothing: same rows, same end state, same verdicts, same problems."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from svot.domains import get_spec
+from svot.domains.sokoban import generator as sokoban
+from svot.domains.sokoban.screen import surviving_rows
+from svot.problem_gen import generate
+from svot.problem_gen.common import problem_name, shared_grounding
+from svot.problem_gen.draws import first_accepted, permutation_rows
+
+BIT_GENERATORS = (np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64)
+
+
+@pytest.mark.parametrize("bg", BIT_GENERATORS)
+def test_permutation_rows_are_successive_permutations(bg):
+    for seed in range(30):
+        a, b = np.random.Generator(bg(seed)), np.random.Generator(bg(seed))
+        a.integers(0, 3), b.integers(0, 3)  # a half-used 32-bit buffer, where the generator keeps one
+        k, n = 1 + seed % 9, (16, 25, 36, 49)[seed % 4]
+        assert (np.array([a.permutation(n) for _ in range(k)]) == permutation_rows(b, n, k)).all()
+        assert a.integers(1 << 62, size=4).tolist() == b.integers(1 << 62, size=4).tolist()
+
+
+def test_first_accepted_consumes_exactly_the_draws_used():
+    for seed in range(40):
+        pick = seed % 36  # keep the first row whose first entry is `pick`
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        for attempt in range(1, 10_000):
+            row = a.permutation(36)
+            if row[0] == pick:
+                break
+        got = first_accepted(b, 36, lambda rows: next((j for j in range(len(rows)) if rows[j, 0] == pick), None), 10_000)
+        assert got[0] == attempt and (got[1] == row).all()
+        assert a.integers(1 << 62) == b.integers(1 << 62)
+
+
+def _scalar_refuses(size, walls, blocks, drawn):
+    layout = sokoban.layout_from_draw(size, walls, blocks, drawn)
+    if sokoban.quick_reject(layout):
+        return True
+    occupied = {tuple(x) for x in layout["walls"]} | {tuple(x) for x in layout["blocks"]}
+    blocks_set = {tuple(x) for x in layout["blocks"]}
+    for open_cells in sokoban.frozen_windows(size, layout["walls"], layout["goals"]):
+        if all(tuple(x) in blocks_set for x in open_cells) and occupied:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "id"), (5, "ood"), (6, "id"), (6, "ood")])
+def test_screen_matches_the_cell_by_cell_claims(size, split):
+    rng = np.random.default_rng(size * 10 + (split == "ood"))
+    for _ in range(4):
+        p = sokoban.sampling_params(size, split, rng)
+        w, n = p["walls"], p["blocks"]
+        rows = permutation_rows(rng, size * size, 500)
+        kept = set(surviving_rows(size, w, n, rows).tolist())
+        for j in range(len(rows)):
+            drawn = rows[j, : w + 1 + 2 * n].tolist()
+            assert (j not in kept) == _scalar_refuses(size, w, n, drawn), drawn
+            if j not in kept and j % 5 == 0:  # a refused draw is one the full search cannot solve
+                assert sokoban.search_draw(size, w, n, drawn).plan is None
+
+
+@pytest.mark.parametrize("size", [4, 5, 6])
+def test_search_draw_reads_the_bound_problem(size):
+    spec = get_spec("sokoban")
+    rng = np.random.default_rng(size)
+    grounding = shared_grounding("sokoban", size)
+    for _ in range(60):
+        p = sokoban.sampling_params(size, "ood", rng)
+        drawn = sokoban.draw(size, p["walls"], p["blocks"], rng)
+        layout = sokoban.layout_from_draw(size, p["walls"], p["blocks"], drawn)
+        problem = spec.problem_from_state(layout, "x")
+        assert sokoban.search_draw(size, p["walls"], p["blocks"], drawn) == sokoban.search(problem, layout)
+        bound = grounding.bind(problem)
+        t = sokoban.atom_bits(size)
+        assert bound.goal_pos == sum(t.block[i] for i in drawn[p["walls"] + 1 + p["blocks"] :])
+
+
+def _one_by_one(size, split, rng):
+    """The sampler's loop before batching: one permutation, one check, one search at a time."""
+    spec = get_spec("sokoban")
+    params = sokoban.sampling_params(size, split, rng)
+    w, n = params["walls"], params["blocks"]
+    for attempt in range(1, 100_000):
+        drawn = sokoban.draw(size, w, n, rng)
+        layout = sokoban.layout_from_draw(size, w, n, drawn)
+        if sokoban.quick_reject(layout):
+            continue
+        problem = spec.problem_from_state(layout, problem_name("sokoban", size, split, layout))
+        result = sokoban.search(problem, layout)
+        if result.solved:
+            return problem, result.plan, attempt
+
+
+@pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "ood"), (6, "id"), (6, "ood")])
+def test_generate_equals_the_one_by_one_loop(size, split):
+    a, b = np.random.default_rng(size), np.random.default_rng(size)
+    for _ in range(5):
+        problem, plan, attempt = _one_by_one(size, split, a)
+        g = generate("sokoban", size, split, b)
+        assert g.problem.to_pddl() == problem.to_pddl() and g.problem.name == problem.name
+        assert g.plan == plan and g.params["attempts"] == attempt
+    assert a.integers(1 << 62) == b.integers(1 << 62)
