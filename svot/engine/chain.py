@@ -1,6 +1,6 @@
 """Internal action chains compiled, per agent ground action, into one macro step.
 
-A domain's *internal* actions (Gather's ``advance``: ``pass``, ``collect``,
+A domain's *internal* actions (a multi-cell move's ``advance``: ``pass``, ``collect``,
 ``arrive``) run after the agent's action until none applies, so an agent move of
 ``k`` cells is ``k + 1`` internal steps, each a search among the ground actions
 of the internal literals. Most of that search is decided before the state is
@@ -13,7 +13,7 @@ ground action, and keeps of each step only what the state still decides:
 * a *certain* step (its first possible ground action holds on knowledge alone)
   becomes part of the previous effect (masks compose exactly);
 * an *open* step keeps its possible ground actions in the engines' order, each
-  reduced to the literals knowledge leaves open (Gather: ``(clear c)`` or one
+  reduced to the literals knowledge leaves open (e.g. ``(clear c)`` or one
   ``(ball c colour)`` of the next cell), with its full effect; the first that
   holds applies, and if none holds the chain ends there, as stepping would end.
 
@@ -23,7 +23,7 @@ problem's initial state by the caller. The compiled form is exact, not an
 approximation, under three checks made while compiling (a chain that fails one
 is not compiled, and the engines step it as before): the open literals of a
 step were not written by an earlier step; what its alternatives write
-differently (Gather: the ball, ``got`` and ``clear`` atoms of a cell) is written
+differently (e.g. the ball, ``got`` and ``clear`` atoms of a cell) is written
 by no other step, read by no later one and lies outside the invariant groups;
 and the chain ends within a bound. Under them the open literals read the same
 values in the state before the chain as stepping reads, so a batched engine may

@@ -1,7 +1,7 @@
 """The vector engine's compiled internal chains: one agent step and its whole chain in a single pass.
 
 Without this, :class:`~svot.engine.vector.VectorEngine` settles a macro move as
-stepping does, one internal step per pass over the batch (Gather: up to six
+stepping does, one internal step per pass over the batch (up to six
 passes for a five-cell move). Here every (agent ground action, pivot code)
 that the candidate table can select becomes a *macro*
 (:class:`svot.engine.chain.Macro`, compiled from the parsed PDDL with the code's

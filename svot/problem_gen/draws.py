@@ -2,7 +2,7 @@
 
 A sampler that draws ``rng.permutation(n)`` until a layout is kept spends
 most of its time on Python overhead per draw when it rejects many of them
-(Sokoban). :func:`first_accepted` draws the permutations many at a time with
+(a sampler whose layouts are mostly refused). :func:`first_accepted` draws the permutations many at a time with
 ``rng.permuted`` on rows of ``arange(n)``, which runs numpy's very shuffle
 (the same calls on the bit generator, row after row) and so yields exactly
 the rows ``k`` successive ``rng.permutation(n)`` calls would. When a row is
