@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("inspect_ai", reason="the eval extra (inspect-ai) is not installed")
-pytest.importorskip("transformers", reason="the eval extra's transformers is not installed")
-pytest.importorskip("tokenizers", reason="the eval extra's tokenizers is not installed")
-pytest.importorskip("torch", reason="torch (rl extra) is needed by the Hugging Face provider")
-
-from inspect_ai import eval as inspect_eval  # noqa: E402
-from tokenizers import Tokenizer, models, pre_tokenizers, trainers  # noqa: E402
-from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast  # noqa: E402
+inspect_ai = pytest.importorskip("inspect_ai", reason="the eval extra (inspect-ai) is not installed")
 
 from svot.inspect.tasks import goal  # noqa: E402
 
+# The test is in the slow lane and transformers, tokenizers and torch take seconds to import: they
+# are imported when it runs, not when the fast lane collects this file.
 CHAT_TEMPLATE = "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}assistant:"
 
 
 def tiny_model(path, corpus: list[str]) -> None:
     """A 2-layer, 32-wide Llama with random weights and a word-level tokenizer trained on ``corpus``."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
     tok = Tokenizer(models.WordLevel(unk_token="<unk>"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
     tok.train_from_iterator(corpus, trainers.WordLevelTrainer(special_tokens=["<unk>", "<eos>"]))
@@ -34,13 +32,14 @@ def tiny_model(path, corpus: list[str]) -> None:
 
 @pytest.mark.slow
 def test_goal_task_runs_on_the_hf_provider(tmp_path):
-    import torch
-
+    pytest.importorskip("transformers", reason="the eval extra's transformers is not installed")
+    pytest.importorskip("tokenizers", reason="the eval extra's tokenizers is not installed")
+    torch = pytest.importorskip("torch", reason="torch (rl extra) is needed by the Hugging Face provider")
     torch.manual_seed(0)
     task = goal(domain="maze", size=5, form="C", maps=1, images=False)  # the provider is text-only
     corpus = [c.text for s in task.dataset for c in s.input[0].content if c.type == "text"] + ["A B C D user assistant"]
     tiny_model(tmp_path / "tiny", corpus)
-    [log] = inspect_eval(task, model=f"hf/{tmp_path / 'tiny'}", model_args={"device": "cpu"}, max_tokens=4,
+    [log] = inspect_ai.eval(task, model=f"hf/{tmp_path / 'tiny'}", model_args={"device": "cpu"}, max_tokens=4,
                          limit=1, display="none", log_dir=str(tmp_path / "logs"))
     assert log.status == "success", log.error
     [sample] = log.samples

@@ -27,6 +27,7 @@ from hypothesis.stateful import (
     invariant,
     precondition,
     rule,
+    run_state_machine_as_test,
 )
 
 import svot  # noqa: F401
@@ -38,8 +39,15 @@ from svot.render.labels import label_grid
 from svot.render.perceive import read_labels
 from svot.render.text import describe, parse
 
-MACHINE_SETTINGS = settings(max_examples=30, stateful_step_count=20, deadline=None,
-                            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# The fast lane plays 8 random runs per domain; the slow lane 30 more (the full suite plays both).
+FAST_EXAMPLES, SLOW_EXAMPLES = 8, 30
+
+
+def _settings(examples: int):
+    return settings(max_examples=examples, stateful_step_count=20, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
 STATS = {"steps": 0, "inapplicable": 0, "reloads": 0, "resets": 0, "pixel_checks": 0}
 _ENVS: dict = {}
 
@@ -204,9 +212,13 @@ def _machine(domain: str) -> type:
 
 @pytest.mark.parametrize("domain", sorted(SPECS))
 def test_domain_invariants_under_random_play(domain):
-    from hypothesis.stateful import run_state_machine_as_test
+    run_state_machine_as_test(_machine(domain), settings=_settings(FAST_EXAMPLES))
 
-    run_state_machine_as_test(_machine(domain), settings=MACHINE_SETTINGS)
+
+@pytest.mark.slow
+@pytest.mark.parametrize("domain", sorted(SPECS))
+def test_domain_invariants_under_longer_random_play(domain):
+    run_state_machine_as_test(_machine(domain), settings=_settings(SLOW_EXAMPLES))
 
 
 def test_frozenlake_holes_are_absorbing():
