@@ -3,18 +3,14 @@
 Search and plan verification run on ground actions from the grounded engine
 (:class:`svot.engine.GroundTask`); nothing here knows a domain's rules. To avoid
 grounding every sampled layout from scratch (about 6 ms for a 6×6 Sokoban, 16 ms
-for a 6×6 Gather), :class:`SharedGrounding` grounds one *template* problem per
+for a 6×6 Gather), :class:`SearchGrounding` grounds one *template* problem per
 (domain, size) with only the size-dependent static predicates folded away
 (``adj``, Gather's ``ray``): walls, holes, goals... then stay as fluent bits that
 no action changes, which is exactly what ``GroundTask(fold=...)`` is for. A
 concrete problem is then just an initial bitset and goal masks over that
 grounding. ``tests/problem_gen`` checks step for step that this agrees with a
-per-problem :class:`svot.engine.GroundedEngine`.
-
-:class:`Stepper` indexes the ground actions by agent action and by the player's
-``(at ?c)`` bit and runs breadth-first search on the integer states directly
-(no per-step function calls), with optional dead-state masks supplied by the
-caller (Sokoban's provably dead block positions).
+per-problem :class:`svot.engine.GroundedEngine`. The search itself is the
+engine's (:class:`svot.engine.search.SearchStepper`).
 """
 
 from __future__ import annotations
@@ -26,14 +22,15 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.base import DomainSpec
 from svot.domains.grid import DELTAS, DIRECTIONS, Cell, inside
-from svot.engine.grounded import GroundTask, shared_grounding as engine_grounding
+from svot.engine.grounded import shared_grounding as engine_grounding
+from svot.engine.search import SearchStepper, atoms_mask
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain
 from svot.problem_gen import registry
@@ -180,14 +177,14 @@ def path_actions(tree: dict, target: Cell) -> list[int]:
 
 
 # --- the grounded engine, shared per (domain, size) --------------------------------
-class SharedGrounding:
+class SearchGrounding:
     """Search over the :class:`GroundTask` every problem of a (domain, size) shares.
 
     The task is :func:`svot.engine.grounded.shared_grounding`'s: only the static
     predicates that :meth:`DomainSpec.base_atoms` writes (they depend on the size
     alone) are folded; every other predicate is grounded over all its
     type-correct arguments, so any layout of that size is a bitset here. This
-    class adds the search-oriented :class:`Stepper` and problem binding.
+    class adds the search (:class:`SearchStepper`, by agent action index) and problem binding.
     """
 
     def __init__(self, spec: DomainSpec, size: int):
@@ -201,7 +198,7 @@ class SharedGrounding:
         self.static_atoms = self.task.static_atoms
         keys = [spec.action_key(a, size) for a in range(spec.n_actions(size))]
         internal = [k for k in self.task.keys() if k[0] in spec.internal]
-        self.stepper = Stepper(self.task, keys, internal)
+        self.stepper = SearchStepper(self.task, keys, internal)
 
     def bind(self, problem: Problem) -> "Bound":
         """The problem's initial bitset and goal masks over this grounding."""
@@ -215,307 +212,25 @@ class SharedGrounding:
             )
         bit = self.task.bit
         try:
-            init = _mask(bit, own)
-            goal_pos = _mask(bit, problem.goal)
-            goal_neg = _mask(bit, problem.negative_goal)
+            init = atoms_mask(bit, own)
+            goal_pos = atoms_mask(bit, problem.goal)
+            goal_neg = atoms_mask(bit, problem.negative_goal)
         except KeyError as exc:
             raise ProblemError(f"problem {problem.name!r} has an atom outside the {self.spec.name} domain: {exc}") from None
         return Bound(self, problem, init, goal_pos, goal_neg)
 
 
-def _mask(bit: dict, atoms: Iterable[tuple]) -> int:
-    m = 0
-    for a in atoms:
-        m |= bit[a]
-    return m
-
-
 @functools.lru_cache(maxsize=None)
-def shared_grounding(domain: str, size: int) -> SharedGrounding:
-    return SharedGrounding(get_spec(domain), size)
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    plan: list | None  # agent action ints, or None
-    states: int  # distinct states seen
-    complete: bool  # False only when the state cap stopped the search (then plan is None, unproven)
-
-    @property
-    def solved(self) -> bool:
-        return self.plan is not None
-
-
-class Stepper:
-    """Ground actions indexed for fast stepping and search on integer states.
-
-    ``tables[a]`` maps a pivot bit (the ``(at ?c)`` atom a ground action needs)
-    to that action's ``(pos, neg, keep, add)`` masks with ``keep = ~delete``.
-    A step applies the first ground action, in the task's order, whose
-    preconditions hold; svot's domains are deterministic, so this is the one
-    :meth:`GroundTask.find` picks (checked by the tests).
-    """
-
-    PIVOT = "at"
-
-    def __init__(self, task: GroundTask, keys: Sequence[tuple], internal: Sequence[tuple] = ()):
-        self.task = task
-        self.keys = list(keys)
-        self.pivot_mask = _mask(task.bit, (a for a in task.fluents if a[0] == self.PIVOT))
-        self.tables = [self._table(k) for k in self.keys]
-        self.internal_tables = [self._table(k) for k in internal]
-        self._limit = len(task.actions) + 1
-        self._moves_cache: dict | None | bool = False
-        static_preds = task.domain.static_predicates
-        self.static_mask = _mask(task.bit, (a for a in task.fluents if a[0] in static_preds))
-
-    def _table(self, key: tuple) -> tuple[dict, tuple]:
-        by: dict[int, list] = {}
-        loose = []
-        for ga in self.task.actions:
-            if ga.key != key:
-                continue
-            entry = (ga.pos, ga.neg, ~ga.delete, ga.add)
-            pivot = ga.pos & self.pivot_mask
-            if pivot and pivot & (pivot - 1) == 0:
-                by.setdefault(pivot, []).append(entry)
-            else:
-                loose.append(entry)
-        return {k: tuple(v) for k, v in by.items()}, tuple(loose)
-
-    @staticmethod
-    def _apply(table: tuple[dict, tuple], pm: int, s: int) -> int | None:
-        by, loose = table
-        x = s & pm
-        while x:
-            low = x & -x
-            for pos, neg, keep, add in by.get(low, ()):
-                if s & pos == pos and not s & neg:
-                    return (s & keep) | add
-            x ^= low
-        for pos, neg, keep, add in loose:
-            if s & pos == pos and not s & neg:
-                return (s & keep) | add
-        return None
-
-    def step(self, s: int, action: int) -> tuple[int, bool]:
-        """The successor of ``s`` under agent action ``action`` and whether it applied."""
-        t = self._apply(self.tables[action], self.pivot_mask, s)
-        if t is None:
-            return s, False
-        if self.internal_tables:
-            t = self.settle(t)
-        return t, True
-
-    def settle(self, s: int) -> int:
-        for _ in range(self._limit):
-            for table in self.internal_tables:
-                t = self._apply(table, self.pivot_mask, s)
-                if t is not None:
-                    s = t
-                    break
-            else:
-                return s
-        raise ProblemError(f"internal actions of {self.task.domain.name!r} did not settle")
-
-    def bfs(
-        self,
-        init: int,
-        goal_pos: int,
-        goal_neg: int = 0,
-        *,
-        max_states: int = 1_000_000,
-        dead_any: int = 0,
-        dead_all: Sequence[int] = (),
-        is_dead: Callable[[int], bool] | None = None,
-    ) -> SearchResult:
-        """Breadth-first search for a shortest plan (actions tried in index order).
-
-        A state is dead, and never expanded, when it shares a bit with
-        ``dead_any``, contains all bits of one of ``dead_all``, or ``is_dead``
-        says so. Dead states must be unable to reach the goal: then the search
-        expands exactly the live states plain BFS expands, in the same order,
-        and returns the same plan (every predecessor of a live state is live).
-
-        The search runs on the fluent bits only: the bits of static predicates
-        (walls, goal squares...: no operator adds or deletes them) are read once
-        from ``init`` and folded out of the ground actions, the way
-        :class:`GroundTask` folds statics when it grounds a single problem.
-        """
-        if self.internal_tables or self._moves() is None:
-            return self._bfs_generic(init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead)
-        static = self.static_mask
-        st = init & static
-        s0 = init & ~static
-        if goal_pos & static & ~st or goal_neg & st:
-            return SearchResult(None, 1, True)  # the goal asks for a static fact that is not so
-        goal_pos, goal_neg = goal_pos & ~static, goal_neg & ~static
-        always_dead = bool(st & dead_any)
-        dead_any &= ~static
-        # m ⊆ (t | st)  ⟺  (m & ~st) ⊆ t, as t has no static bits; masks needing a false static bit never fire
-        masks = []
-        for m in dead_all:
-            m &= ~st
-            if m & static:
-                continue
-            if not m:
-                always_dead = True
-            masks.append(m)
-        if is_dead is not None:
-            user_dead = is_dead
-
-            def is_dead(t: int) -> bool:
-                return user_dead(t | st)
-
-        if s0 & goal_pos == goal_pos and not s0 & goal_neg:
-            return SearchResult([], 1, True)
-        if always_dead or s0 & dead_any or any(s0 & m == m for m in masks) or (is_dead is not None and is_dead(s0)):
-            return SearchResult(None, 1, True)
-        # A mask can only become complete through a bit the step set: index the
-        # masks by their bits and check just those (the parent was live).
-        watch: dict[int, list[int]] = {}
-        for m in masks:
-            x = m
-            while x:
-                low = x & -x
-                watch.setdefault(low, []).append(m)
-                x ^= low
-        watch_mask = 0
-        for low in watch:
-            watch_mask |= low
-
-        pm = self.pivot_mask
-        moves = self._specialise(st)
-        parent: dict[int, tuple[int, int] | None] = {s0: None}
-        frontier = [s0]
-        while frontier:
-            nxt_frontier = []
-            for s in frontier:
-                piv = s & pm
-                succ = []
-                if piv & (piv - 1):  # not exactly one pivot atom: the general lookup
-                    for a in range(len(self.tables)):
-                        t = self._apply(self.tables[a], pm, s | st)
-                        if t is not None:
-                            succ.append((a, t & ~static))
-                else:
-                    for a, cands in moves[piv]:
-                        for pos, neg, keep, add in cands:
-                            if s & pos == pos and not s & neg:
-                                succ.append((a, (s & keep) | add))
-                                break
-                for a, t in succ:
-                    if t in parent:
-                        continue
-                    parent[t] = (s, a)
-                    if t & goal_pos == goal_pos and not t & goal_neg:
-                        return SearchResult(_unwind(parent, t), len(parent), True)
-                    if t & dead_any:
-                        continue
-                    new = t & ~s & watch_mask
-                    if new:
-                        frozen = False
-                        while new and not frozen:
-                            low = new & -new
-                            for m in watch[low]:
-                                if t & m == m:
-                                    frozen = True
-                                    break
-                            new ^= low
-                        if frozen:
-                            continue
-                    if is_dead is not None and is_dead(t):
-                        continue
-                    nxt_frontier.append(t)
-                if len(parent) > max_states:
-                    return SearchResult(None, len(parent), False)
-            frontier = nxt_frontier
-        return SearchResult(None, len(parent), True)
-
-    def _moves(self) -> dict | None:
-        """pivot bit → [(action, candidates)], or None when some action has no pivot."""
-        if self._moves_cache is False:
-            if any(loose for _by, loose in self.tables):
-                self._moves_cache = None
-            else:
-                pivots = sorted({p for by, _ in self.tables for p in by})
-                self._moves_cache = {
-                    p: tuple((a, by[p]) for a, (by, _) in enumerate(self.tables) if p in by) for p in pivots
-                }
-        return self._moves_cache
-
-    def _specialise(self, st: int) -> dict:
-        """:meth:`_moves` for one problem: drop ground actions whose static preconditions
-        fail given the static bits ``st``, and strip the static bits from the rest.
-
-        Filled per pivot when the search first meets it (a search visits few of them)."""
-        return _Specialised(self._moves(), self.static_mask, st)
-
-    def _bfs_generic(self, init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead) -> SearchResult:
-        def goal(s):
-            return s & goal_pos == goal_pos and not s & goal_neg
-
-        def dead(s):
-            return bool(s & dead_any) or any(s & m == m for m in dead_all) or (is_dead is not None and is_dead(s))
-
-        if goal(init):
-            return SearchResult([], 1, True)
-        parent: dict[int, tuple[int, int] | None] = {init: None}
-        queue = deque([] if dead(init) else [init])
-        while queue:
-            s = queue.popleft()
-            for a in range(len(self.tables)):
-                t, applied = self.step(s, a)
-                if not applied or t in parent:
-                    continue
-                parent[t] = (s, a)
-                if goal(t):
-                    return SearchResult(_unwind(parent, t), len(parent), True)
-                if not dead(t):
-                    queue.append(t)
-            if len(parent) > max_states:
-                return SearchResult(None, len(parent), False)
-        return SearchResult(None, len(parent), True)
-
-
-class _Specialised(dict):
-    """pivot bit → the problem's ``(action, candidates)``, built on first lookup (see ``Stepper._specialise``)."""
-
-    def __init__(self, moves: dict, static: int, st: int):
-        super().__init__()
-        self._moves, self._static, self._st = moves, static, st
-
-    def __missing__(self, piv: int) -> tuple:
-        static, st = self._static, self._st
-        row = []
-        for a, cands in self._moves.get(piv, ()):
-            kept = tuple(
-                (pos & ~static, neg & ~static, keep, add)
-                for pos, neg, keep, add in cands
-                if pos & static & ~st == 0 and not neg & st
-            )
-            if kept:
-                row.append((a, kept))
-        out = self[piv] = tuple(row)
-        return out
-
-    def get(self, piv, default=None):
-        return self[piv] if piv in self._moves else default
-
-
-def _unwind(parent: dict, s: int) -> list[int]:
-    plan = []
-    while parent[s] is not None:
-        s, a = parent[s]
-        plan.append(a)
-    return plan[::-1]
+def shared_grounding(domain: str, size: int) -> SearchGrounding:
+    """The process's :class:`SearchGrounding` of a (domain, size) (cached)."""
+    return SearchGrounding(get_spec(domain), size)
 
 
 @dataclass(frozen=True)
 class Bound:
-    """A problem on a :class:`SharedGrounding`: initial bitset and goal masks."""
+    """A problem on a :class:`SearchGrounding`: initial bitset and goal masks."""
 
-    grounding: SharedGrounding
+    grounding: SearchGrounding
     problem: Problem
     init: int
     goal_pos: int
