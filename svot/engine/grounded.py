@@ -123,6 +123,20 @@ def _balanced_fluents(domain: Domain) -> list[str]:
     return sorted(p for p in touched if _lifted_balanced(domain, p))
 
 
+def pivot_predicate(domain: Domain) -> str | None:
+    """A balanced predicate (:func:`_balanced_fluents`) that every operator needs an atom of, or None.
+
+    Its true atoms are as many in every reachable state as in the initial one
+    (one, for a player's cell), and every ground action needs one of them: so
+    bucketing ground actions by that atom leaves a step a handful to test. The
+    first such predicate by name when several qualify.
+    """
+    for pred in _balanced_fluents(domain):
+        if domain.operators and all(any(a[0] == pred for a in op.pre_pos) for op in domain.operators):
+            return pred
+    return None
+
+
 def _predicate_bits(bit: dict) -> dict[str, int]:
     out: dict[str, int] = {}
     for atom, b in bit.items():

@@ -2,8 +2,9 @@
 
 :func:`bfs_plan` searches any engine through its ``step``. :class:`SearchStepper`
 is the generator's search on a :class:`~svot.engine.grounded.GroundTask`'s integer
-states: agent actions by index, ground actions bucketed by the player's pivot
-atom, no per-step function calls, optional dead-state masks from the caller.
+states: agent actions by index, ground actions bucketed by a pivot atom derived
+from the PDDL (the player's cell), no per-step function calls, optional
+dead-state masks from the caller.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Sequence
 
-from svot.engine.grounded import GroundTask
+from svot.engine.grounded import GroundTask, pivot_predicate
 from svot.errors import ProblemError
 
 
@@ -78,19 +79,20 @@ class SearchResult:
 class SearchStepper:
     """Ground actions indexed for fast stepping and search on integer states.
 
-    ``tables[a]`` maps a pivot bit (the ``(at ?c)`` atom a ground action needs)
-    to that action's ``(pos, neg, keep, add)`` masks with ``keep = ~delete``.
+    ``tables[a]`` maps a pivot bit (the atom of :func:`~svot.engine.grounded.pivot_predicate`
+    a ground action needs: the player's ``(at ?c)`` in svot's domains) to that action's
+    ``(pos, neg, keep, add)`` masks with ``keep = ~delete``. A domain without a pivot
+    predicate leaves every ground action unbucketed, and :meth:`bfs` takes the generic path.
     A step applies the first ground action, in the task's order, whose
     preconditions hold; svot's domains are deterministic, so this is the one
     :meth:`GroundTask.find` picks (checked by the tests).
     """
 
-    PIVOT = "at"
-
     def __init__(self, task: GroundTask, keys: Sequence[tuple], internal: Sequence[tuple] = ()):
         self.task = task
         self.keys = list(keys)
-        self.pivot_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] == self.PIVOT))
+        self.pivot = pivot_predicate(task.domain)
+        self.pivot_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] == self.pivot))
         self.tables = [self._table(k) for k in self.keys]
         self.internal_tables = [self._table(k) for k in internal]
         self._limit = len(task.actions) + 1
