@@ -14,8 +14,11 @@ whose pivot atoms are true.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Iterable
+
+import numpy as np
 
 from svot.engine.chain import ChainCompiler, at_most_one_groups, balanced_groups
 from svot.errors import PDDLError, ProblemError
@@ -496,13 +499,11 @@ def set_bits(state: int) -> list[int]:
     """Indices of the 1 bits of a non-negative int, ascending (C-speed via ``int.to_bytes``)."""
     if not state:
         return []
-    import numpy as np
-
     raw = np.frombuffer(state.to_bytes((state.bit_length() + 7) // 8, "little"), np.uint8)
     return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
 
 
-class SharedGrounding:
+class SharedGrounding(_Stepping):
     """A :class:`GroundTask` shared by all problems with the same objects and the same ``shared_static`` atoms.
 
     The template grounded here holds the shared static atoms (folded away, e.g.
@@ -512,11 +513,13 @@ class SharedGrounding:
     action changes. Stepping matches :class:`GroundedEngine` (same first
     applicable ground action for the deterministic domains svot ships), with
     ground actions indexed as :func:`_build_index` describes.
+
+    ``step``/``settle`` here serve any of those problems' states; they run the
+    internal actions one by one, since the compiled chains rest on a problem's
+    invariants (a bound problem, :meth:`bind`, steps through them).
     """
 
     def __init__(self, domain: Domain, objects, shared_static, internal: tuple[str, ...] = ()):
-        import itertools
-
         self.domain = domain
         self.objects = tuple(objects)
         self.object_set = frozenset(self.objects)
@@ -539,6 +542,8 @@ class SharedGrounding:
         # a problem's count of a balanced predicate is its initial one; most have one player
         counts = {p: 1 for p in _balanced_fluents(domain)}
         self._index = _index_by_key(self.task.actions, _predicate_bits(self.task.bit), counts)
+        self._find = self.find
+        self._use_index(self._index)
         self._balanced_groups = balanced_groups(domain) if self.internal_keys else []
         self._chains: dict[tuple, TaskChains] = {}
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Sequence
 
 from svot.engine.grounded import GroundTask, pivot_predicate
-from svot.errors import ProblemError
 
 
 def bfs_plan(
@@ -77,30 +76,41 @@ class SearchResult:
 
 
 class SearchStepper:
-    """Ground actions indexed for fast stepping and search on integer states.
+    """Agent actions by index on a grounding's integer states: stepping, and breadth-first search.
 
-    ``tables[a]`` maps a pivot bit (the atom of :func:`~svot.engine.grounded.pivot_predicate`
-    a ground action needs: the player's ``(at ?c)`` in svot's domains) to that action's
-    ``(pos, neg, keep, add)`` masks with ``keep = ~delete``. A domain without a pivot
-    predicate leaves every ground action unbucketed, and :meth:`bfs` takes the generic path.
-    A step applies the first ground action, in the task's order, whose
-    preconditions hold; svot's domains are deterministic, so this is the one
-    :meth:`GroundTask.find` picks (checked by the tests).
+    ``stepping`` is the engine's stepping core (a :class:`~svot.engine.grounded.GroundedEngine`,
+    or a :class:`~svot.engine.grounded.SharedGrounding` for every problem of a size);
+    :meth:`step` and :meth:`settle` are its own, internal actions included, with
+    ``keys[a]`` the action literal of agent action ``a``.
+
+    Only the search's inner loop reads the ground actions itself, for domains
+    without internal actions: ``buckets[a]`` maps a pivot bit (the atom of
+    :func:`~svot.engine.grounded.pivot_predicate` a ground action needs: the
+    player's ``(at ?c)`` in svot's domains) to that action's ``(pos, neg, keep,
+    add)`` masks with ``keep = ~delete``, in the task's order, which :meth:`bfs`
+    specialises to each problem's static bits. A domain without a pivot
+    predicate leaves every ground action unbucketed, and :meth:`bfs` steps
+    through :meth:`step`. svot's domains are deterministic, so the first
+    applicable ground action of a bucket is the one the engine selects
+    (``tests/problem_gen`` and ``tests/engine/test_search_stepper.py`` compare
+    the plans with :func:`bfs_plan` on the engine).
     """
 
-    def __init__(self, task: GroundTask, keys: Sequence[tuple], internal: Sequence[tuple] = ()):
-        self.task = task
+    def __init__(self, stepping, keys: Sequence[tuple]):
+        self.stepping = stepping
+        self.task: GroundTask = stepping.task
+        task = self.task
         self.keys = list(keys)
+        self._step_key = stepping.step
+        self.internal = bool(stepping.internal_keys)
         self.pivot = pivot_predicate(task.domain)
         self.pivot_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] == self.pivot))
-        self.tables = [self._table(k) for k in self.keys]
-        self.internal_tables = [self._table(k) for k in internal]
-        self._limit = len(task.actions) + 1
+        self.buckets = [self._bucket(k) for k in self.keys]
         self._moves_cache: dict | None | bool = False
         static_preds = task.domain.static_predicates
         self.static_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] in static_preds))
 
-    def _table(self, key: tuple) -> tuple[dict, tuple]:
+    def _bucket(self, key: tuple) -> tuple[dict, tuple]:
         by: dict[int, list] = {}
         loose = []
         for ga in self.task.actions:
@@ -114,40 +124,13 @@ class SearchStepper:
                 loose.append(entry)
         return {k: tuple(v) for k, v in by.items()}, tuple(loose)
 
-    @staticmethod
-    def _apply(table: tuple[dict, tuple], pm: int, s: int) -> int | None:
-        by, loose = table
-        x = s & pm
-        while x:
-            low = x & -x
-            for pos, neg, keep, add in by.get(low, ()):
-                if s & pos == pos and not s & neg:
-                    return (s & keep) | add
-            x ^= low
-        for pos, neg, keep, add in loose:
-            if s & pos == pos and not s & neg:
-                return (s & keep) | add
-        return None
-
     def step(self, s: int, action: int) -> tuple[int, bool]:
-        """The successor of ``s`` under agent action ``action`` and whether it applied."""
-        t = self._apply(self.tables[action], self.pivot_mask, s)
-        if t is None:
-            return s, False
-        if self.internal_tables:
-            t = self.settle(t)
-        return t, True
+        """The successor of ``s`` under agent action ``action`` and whether it applied (the engine's step)."""
+        return self._step_key(s, self.keys[action])
 
     def settle(self, s: int) -> int:
-        for _ in range(self._limit):
-            for table in self.internal_tables:
-                t = self._apply(table, self.pivot_mask, s)
-                if t is not None:
-                    s = t
-                    break
-            else:
-                return s
-        raise ProblemError(f"internal actions of {self.task.domain.name!r} did not settle")
+        """Internal actions applied while one applies (the engine's settle)."""
+        return self.stepping.settle(s)
 
     def bfs(
         self,
@@ -173,7 +156,7 @@ class SearchStepper:
         from ``init`` and folded out of the ground actions, the way
         :class:`GroundTask` folds statics when it grounds a single problem.
         """
-        if self.internal_tables or self._moves() is None:
+        if self.internal or self._moves() is None:
             return self._bfs_generic(init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead)
         static = self.static_mask
         st = init & static
@@ -224,10 +207,10 @@ class SearchStepper:
             for s in frontier:
                 piv = s & pm
                 succ = []
-                if piv & (piv - 1):  # not exactly one pivot atom: the general lookup
-                    for a in range(len(self.tables)):
-                        t = self._apply(self.tables[a], pm, s | st)
-                        if t is not None:
+                if piv & (piv - 1):  # not exactly one pivot atom: the engine's step
+                    for a in range(len(self.keys)):
+                        t, applied = self.step(s | st, a)
+                        if applied:
                             succ.append((a, t & ~static))
                 else:
                     for a, cands in moves[piv]:
@@ -266,12 +249,12 @@ class SearchStepper:
     def _moves(self) -> dict | None:
         """pivot bit → [(action, candidates)], or None when some action has no pivot."""
         if self._moves_cache is False:
-            if any(loose for _by, loose in self.tables):
+            if any(loose for _by, loose in self.buckets):
                 self._moves_cache = None
             else:
-                pivots = sorted({p for by, _ in self.tables for p in by})
+                pivots = sorted({p for by, _ in self.buckets for p in by})
                 self._moves_cache = {
-                    p: tuple((a, by[p]) for a, (by, _) in enumerate(self.tables) if p in by) for p in pivots
+                    p: tuple((a, by[p]) for a, (by, _) in enumerate(self.buckets) if p in by) for p in pivots
                 }
         return self._moves_cache
 
@@ -295,7 +278,7 @@ class SearchStepper:
         queue = deque([] if dead(init) else [init])
         while queue:
             s = queue.popleft()
-            for a in range(len(self.tables)):
+            for a in range(len(self.keys)):
                 t, applied = self.step(s, a)
                 if not applied or t in parent:
                     continue

@@ -193,12 +193,12 @@ class SearchGrounding:
         self.domain = load_domain(spec.pddl)
         shared_static = [a for a in spec.base_atoms(size) if a[0] in self.domain.static_predicates]
         # the very GroundTask the envs and the dataset step on (one grounding per process, not two)
-        self.task = engine_grounding(self.domain, spec.base_objects(size), shared_static, spec.internal).task
+        self.shared = engine_grounding(self.domain, spec.base_objects(size), shared_static, spec.internal)
+        self.task = self.shared.task
         self.fold = self.task.fold
         self.static_atoms = self.task.static_atoms
         keys = [spec.action_key(a, size) for a in range(spec.n_actions(size))]
-        internal = [k for k in self.task.keys() if k[0] in spec.internal]
-        self.stepper = SearchStepper(self.task, keys, internal)
+        self.stepper = SearchStepper(self.shared, keys)
 
     def bind(self, problem: Problem) -> "Bound":
         """The problem's initial bitset and goal masks over this grounding."""
@@ -253,7 +253,7 @@ class Bound:
         s = self.init
         stepper = self.grounding.stepper
         for i, a in enumerate(plan):
-            if not 0 <= a < len(stepper.tables):
+            if not 0 <= a < len(stepper.keys):
                 raise ProblemError(f"plan step {i}: action {a} out of range for {self.problem.name}")
             s, applied = stepper.step(s, a)
             if not applied:
