@@ -1,16 +1,9 @@
-"""What every problem sampler shares: argument checks, counts, names, and search.
+"""What every problem sampler shares: argument checks, counts, names, and the checked result.
 
-Search and plan verification run on ground actions from the grounded engine
-(:class:`svot.engine.GroundTask`); nothing here knows a domain's rules. To avoid
-grounding every sampled layout from scratch (about 6 ms for a 6×6 Sokoban, 16 ms
-for a 6×6 Gather), :class:`SearchGrounding` grounds one *template* problem per
-(domain, size) with only the size-dependent static predicates folded away
-(``adj``, Gather's ``ray``): walls, holes, goals... then stay as fluent bits that
-no action changes, which is exactly what ``GroundTask(fold=...)`` is for. A
-concrete problem is then just an initial bitset and goal masks over that
-grounding. ``tests/problem_gen`` checks step for step that this agrees with a
-per-problem :class:`svot.engine.GroundedEngine`. The search itself is the
-engine's (:class:`svot.engine.search.SearchStepper`).
+:func:`finish` builds a sampled layout's problem, checks that its state dict
+reads back as sampled and that the plan reaches the goal on the shared grounding
+(:mod:`svot.problem_gen.grounding`), and packages it as :class:`Generated`. Cell
+helpers are in :mod:`svot.problem_gen.cells`.
 """
 
 from __future__ import annotations
@@ -19,21 +12,17 @@ import functools
 import hashlib
 import json
 import math
-from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-from svot.domains import get_spec
 from svot.domains.base import DomainSpec
-from svot.domains.grid import DELTAS, DIRECTIONS, Cell, inside
-from svot.engine.grounded import shared_grounding as engine_grounding
-from svot.engine.search import SearchStepper, atoms_mask
 from svot.errors import ConfigError, ProblemError
-from svot.pddl import Problem, load_domain
+from svot.pddl import Problem
 from svot.problem_gen import registry
+from svot.problem_gen.grounding import shared_grounding  # finish() replays plans on it (optimal.py imports it from here)
 
 SPLITS = ("id", "ood")
 
@@ -121,146 +110,6 @@ def layout_digest(layout: dict) -> str:
 def problem_name(domain: str, size: int, split: str, layout: dict) -> str:
     """``<domain>-<N>x<N>-<split>-<first 12 hex digits of sha256(layout JSON)>``."""
     return f"{domain}-{size}x{size}-{split}-{layout_digest(layout)}"
-
-
-def index_cell(index: int, size: int) -> Cell:
-    return (int(index) // size, int(index) % size)
-
-
-def cells_list(cells: Iterable[Cell]) -> list[list[int]]:
-    return [[int(r), int(c)] for r, c in sorted(cells)]
-
-
-# --- grid geometry used by samplers (never by the solvability search) ---------------
-def cell_bfs(size: int, start: Cell, blocked: frozenset | set = frozenset()) -> dict[Cell, tuple[int, Cell | None, int | None]]:
-    """Distances over free cells with single-cell moves: cell → (dist, parent, action).
-
-    Neighbours are tried in action order (up, down, left, right), so parents and
-    paths are deterministic.
-    """
-    neighbours = _cell_neighbours(size)
-    out: dict[Cell, tuple[int, Cell | None, int | None]] = {start: (0, None, None)}
-    queue = deque([start])
-    while queue:
-        cur = queue.popleft()
-        d = out[cur][0] + 1
-        for a, nxt in neighbours[cur]:
-            if nxt not in out and nxt not in blocked:
-                out[nxt] = (d, cur, a)
-                queue.append(nxt)
-    return out
-
-
-@functools.lru_cache(maxsize=None)
-def _cell_neighbours(size: int) -> dict[Cell, tuple[tuple[int, Cell], ...]]:
-    """cell → ((action, neighbour) inside the grid, in action order): the geometry once per size."""
-    out = {}
-    for r in range(size):
-        for c in range(size):
-            nbrs = []
-            for a, name in enumerate(DIRECTIONS):
-                dr, dc = DELTAS[name]
-                nxt = (r + dr, c + dc)
-                if inside(nxt, size):
-                    nbrs.append((a, nxt))
-            out[(r, c)] = tuple(nbrs)
-    return out
-
-
-def path_actions(tree: dict, target: Cell) -> list[int]:
-    actions = []
-    cur = target
-    while tree[cur][1] is not None:
-        actions.append(tree[cur][2])
-        cur = tree[cur][1]
-    return actions[::-1]
-
-
-# --- the grounded engine, shared per (domain, size) --------------------------------
-class SearchGrounding:
-    """Search over the :class:`GroundTask` every problem of a (domain, size) shares.
-
-    The task is :func:`svot.engine.grounded.shared_grounding`'s: only the static
-    predicates that :meth:`DomainSpec.base_atoms` writes (they depend on the size
-    alone) are folded; every other predicate is grounded over all its
-    type-correct arguments, so any layout of that size is a bitset here. This
-    class adds the search (:class:`SearchStepper`, by agent action index) and problem binding.
-    """
-
-    def __init__(self, spec: DomainSpec, size: int):
-        self.spec = spec
-        self.size = size
-        self.domain = load_domain(spec.pddl)
-        shared_static = [a for a in spec.base_atoms(size) if a[0] in self.domain.static_predicates]
-        # the very GroundTask the envs and the dataset step on (one grounding per process, not two)
-        self.shared = engine_grounding(self.domain, spec.base_objects(size), shared_static, spec.internal)
-        self.task = self.shared.task
-        self.fold = self.task.fold
-        self.static_atoms = self.task.static_atoms
-        keys = [spec.action_key(a, size) for a in range(spec.n_actions(size))]
-        self.stepper = SearchStepper(self.shared, keys)
-
-    def bind(self, problem: Problem) -> "Bound":
-        """The problem's initial bitset and goal masks over this grounding."""
-        # the problem's own atoms: its init less the grid's statics, which it must all have, and no other
-        init_atoms = problem.init if isinstance(problem.init, frozenset) else frozenset(problem.init)
-        own = init_atoms - self.static_atoms
-        if len(init_atoms) - len(own) != len(self.static_atoms) or any(a[0] in self.fold for a in own):
-            raise ProblemError(
-                f"problem {problem.name!r} does not have the static {'/'.join(sorted(self.fold))} atoms of a "
-                f"{self.size}x{self.size} {self.spec.name} grid"
-            )
-        bit = self.task.bit
-        try:
-            init = atoms_mask(bit, own)
-            goal_pos = atoms_mask(bit, problem.goal)
-            goal_neg = atoms_mask(bit, problem.negative_goal)
-        except KeyError as exc:
-            raise ProblemError(f"problem {problem.name!r} has an atom outside the {self.spec.name} domain: {exc}") from None
-        return Bound(self, problem, init, goal_pos, goal_neg)
-
-
-@functools.lru_cache(maxsize=None)
-def shared_grounding(domain: str, size: int) -> SearchGrounding:
-    """The process's :class:`SearchGrounding` of a (domain, size) (cached)."""
-    return SearchGrounding(get_spec(domain), size)
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A problem on a :class:`SearchGrounding`: initial bitset and goal masks."""
-
-    grounding: SearchGrounding
-    problem: Problem
-    init: int
-    goal_pos: int
-    goal_neg: int
-
-    def is_goal(self, s: int) -> bool:
-        return s & self.goal_pos == self.goal_pos and not s & self.goal_neg
-
-    def atoms(self, s: int) -> frozenset:
-        return self.grounding.task.true_atoms(s)
-
-    def state_dict(self, s: int) -> dict:
-        return self.grounding.spec.state_dict(self.atoms(s), self.grounding.size)
-
-    def bit(self, atom: tuple) -> int:
-        return self.grounding.task.bit[atom]
-
-    def replay(self, plan: Sequence[int]) -> int:
-        """Replay ``plan``; raise :class:`ProblemError` unless every action applies and the goal is reached."""
-        s = self.init
-        stepper = self.grounding.stepper
-        for i, a in enumerate(plan):
-            if not 0 <= a < len(stepper.keys):
-                raise ProblemError(f"plan step {i}: action {a} out of range for {self.problem.name}")
-            s, applied = stepper.step(s, a)
-            if not applied:
-                raise ProblemError(f"plan step {i}: action {a} does not apply in {self.problem.name}")
-        if not self.is_goal(s):
-            raise ProblemError(f"plan of {len(plan)} actions does not reach the goal of {self.problem.name}")
-        return s
 
 
 def finish(

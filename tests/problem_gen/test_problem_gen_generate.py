@@ -19,7 +19,7 @@ from svot.domains import get_spec
 from svot.engine import make_engine
 from svot.pddl import load_domain, parse_problem
 from svot.problem_gen import PARAMS, generate
-from svot.problem_gen.common import shared_grounding
+from svot.problem_gen.grounding import shared_grounding
 
 N_PROBLEMS = 200
 # An optimal plan for a 6x6 OOD Pacman or Gather problem (Held-Karp / A* over 18 items) takes ~0.2 s:

@@ -34,20 +34,18 @@ from svot.domains.sokoban.screen import MAX_SIZE as MAX_SCREEN_SIZE, surviving_r
 from svot.domains.sokoban.table5 import TABLE5
 from svot.engine.search import SearchResult
 from svot.errors import ConfigError
+from svot.problem_gen.cells import cells_list, index_cell
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
-    Bound,
     Generated,
     attempts_exhausted,
-    cells_list,
     count_for,
     finish,
-    index_cell,
     nearest_table_size,
     problem_name,
-    shared_grounding,
 )
 from svot.problem_gen.draws import first_accepted
+from svot.problem_gen.grounding import Bound, shared_grounding
 
 DOMAIN = "sokoban"
 MAX_STATES = 200_000
