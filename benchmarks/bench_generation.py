@@ -25,7 +25,7 @@ import numpy as np
 
 from svot.pddl import load_domain
 from svot.problem_gen import PARAMS, generate
-from svot.problem_gen.common import shared_grounding
+from svot.problem_gen.grounding import shared_grounding
 
 
 def main(argv=None) -> int:

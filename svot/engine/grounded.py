@@ -14,8 +14,11 @@ whose pivot atoms are true.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Iterable
+
+import numpy as np
 
 from svot.engine.chain import ChainCompiler, at_most_one_groups, balanced_groups
 from svot.errors import PDDLError, ProblemError
@@ -121,6 +124,20 @@ def _balanced_fluents(domain: Domain) -> list[str]:
     """Predicates that actions change but never create or destroy: their number of true atoms never changes."""
     touched = {p for op in domain.operators for p, _ in op.add + op.delete}
     return sorted(p for p in touched if _lifted_balanced(domain, p))
+
+
+def pivot_predicate(domain: Domain) -> str | None:
+    """A balanced predicate (:func:`_balanced_fluents`) that every operator needs an atom of, or None.
+
+    Its true atoms are as many in every reachable state as in the initial one
+    (one, for a player's cell), and every ground action needs one of them: so
+    bucketing ground actions by that atom leaves a step a handful to test. The
+    first such predicate by name when several qualify.
+    """
+    for pred in _balanced_fluents(domain):
+        if domain.operators and all(any(a[0] == pred for a in op.pre_pos) for op in domain.operators):
+            return pred
+    return None
 
 
 def _predicate_bits(bit: dict) -> dict[str, int]:
@@ -482,13 +499,11 @@ def set_bits(state: int) -> list[int]:
     """Indices of the 1 bits of a non-negative int, ascending (C-speed via ``int.to_bytes``)."""
     if not state:
         return []
-    import numpy as np
-
     raw = np.frombuffer(state.to_bytes((state.bit_length() + 7) // 8, "little"), np.uint8)
     return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
 
 
-class SharedGrounding:
+class SharedGrounding(_Stepping):
     """A :class:`GroundTask` shared by all problems with the same objects and the same ``shared_static`` atoms.
 
     The template grounded here holds the shared static atoms (folded away, e.g.
@@ -498,11 +513,13 @@ class SharedGrounding:
     action changes. Stepping matches :class:`GroundedEngine` (same first
     applicable ground action for the deterministic domains svot ships), with
     ground actions indexed as :func:`_build_index` describes.
+
+    ``step``/``settle`` here serve any of those problems' states; they run the
+    internal actions one by one, since the compiled chains rest on a problem's
+    invariants (a bound problem, :meth:`bind`, steps through them).
     """
 
     def __init__(self, domain: Domain, objects, shared_static, internal: tuple[str, ...] = ()):
-        import itertools
-
         self.domain = domain
         self.objects = tuple(objects)
         self.object_set = frozenset(self.objects)
@@ -525,6 +542,8 @@ class SharedGrounding:
         # a problem's count of a balanced predicate is its initial one; most have one player
         counts = {p: 1 for p in _balanced_fluents(domain)}
         self._index = _index_by_key(self.task.actions, _predicate_bits(self.task.bit), counts)
+        self._find = self.find
+        self._use_index(self._index)
         self._balanced_groups = balanced_groups(domain) if self.internal_keys else []
         self._chains: dict[tuple, TaskChains] = {}
 

@@ -1,9 +1,19 @@
-"""Breadth-first search over an engine's states."""
+"""Breadth-first search over an engine's states.
+
+:func:`bfs_plan` searches any engine through its ``step``. :class:`SearchStepper`
+is the generator's search on a :class:`~svot.engine.grounded.GroundTask`'s integer
+states: agent actions by index, ground actions bucketed by a pivot atom derived
+from the PDDL (the player's cell), no per-step function calls, optional
+dead-state masks from the caller.
+"""
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Callable, Hashable, Iterable, Sequence
+
+from svot.engine.grounded import GroundTask, pivot_predicate
 
 
 def bfs_plan(
@@ -44,3 +54,272 @@ def bfs_plan(
                 return None
             queue.append(nxt)
     return None
+
+
+def atoms_mask(bit: dict, atoms: Iterable[tuple]) -> int:
+    """The union of the bits of ``atoms`` (``bit``: a task's atom -> bit)."""
+    m = 0
+    for a in atoms:
+        m |= bit[a]
+    return m
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    plan: list | None  # agent action ints, or None
+    states: int  # distinct states seen
+    complete: bool  # False only when the state cap stopped the search (then plan is None, unproven)
+
+    @property
+    def solved(self) -> bool:
+        return self.plan is not None
+
+
+class SearchStepper:
+    """Agent actions by index on a grounding's integer states: stepping, and breadth-first search.
+
+    ``stepping`` is the engine's stepping core (a :class:`~svot.engine.grounded.GroundedEngine`,
+    or a :class:`~svot.engine.grounded.SharedGrounding` for every problem of a size);
+    :meth:`step` and :meth:`settle` are its own, internal actions included, with
+    ``keys[a]`` the action literal of agent action ``a``.
+
+    Only the search's inner loop reads the ground actions itself, for domains
+    without internal actions: ``buckets[a]`` maps a pivot bit (the atom of
+    :func:`~svot.engine.grounded.pivot_predicate` a ground action needs: the
+    player's ``(at ?c)`` in svot's domains) to that action's ``(pos, neg, keep,
+    add)`` masks with ``keep = ~delete``, in the task's order, which :meth:`bfs`
+    specialises to each problem's static bits. A domain without a pivot
+    predicate leaves every ground action unbucketed, and :meth:`bfs` steps
+    through :meth:`step`. svot's domains are deterministic, so the first
+    applicable ground action of a bucket is the one the engine selects
+    (``tests/problem_gen`` and ``tests/engine/test_search_stepper.py`` compare
+    the plans with :func:`bfs_plan` on the engine).
+    """
+
+    def __init__(self, stepping, keys: Sequence[tuple]):
+        self.stepping = stepping
+        self.task: GroundTask = stepping.task
+        task = self.task
+        self.keys = list(keys)
+        self._step_key = stepping.step
+        self.internal = bool(stepping.internal_keys)
+        self.pivot = pivot_predicate(task.domain)
+        self.pivot_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] == self.pivot))
+        self.buckets = [self._bucket(k) for k in self.keys]
+        self._moves_cache: dict | None | bool = False
+        static_preds = task.domain.static_predicates
+        self.static_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] in static_preds))
+
+    def _bucket(self, key: tuple) -> tuple[dict, tuple]:
+        by: dict[int, list] = {}
+        loose = []
+        for ga in self.task.actions:
+            if ga.key != key:
+                continue
+            entry = (ga.pos, ga.neg, ~ga.delete, ga.add)
+            pivot = ga.pos & self.pivot_mask
+            if pivot and pivot & (pivot - 1) == 0:
+                by.setdefault(pivot, []).append(entry)
+            else:
+                loose.append(entry)
+        return {k: tuple(v) for k, v in by.items()}, tuple(loose)
+
+    def step(self, s: int, action: int) -> tuple[int, bool]:
+        """The successor of ``s`` under agent action ``action`` and whether it applied (the engine's step)."""
+        return self._step_key(s, self.keys[action])
+
+    def settle(self, s: int) -> int:
+        """Internal actions applied while one applies (the engine's settle)."""
+        return self.stepping.settle(s)
+
+    def bfs(
+        self,
+        init: int,
+        goal_pos: int,
+        goal_neg: int = 0,
+        *,
+        max_states: int = 1_000_000,
+        dead_any: int = 0,
+        dead_all: Sequence[int] = (),
+        is_dead: Callable[[int], bool] | None = None,
+    ) -> SearchResult:
+        """Breadth-first search for a shortest plan (actions tried in index order).
+
+        A state is dead, and never expanded, when it shares a bit with
+        ``dead_any``, contains all bits of one of ``dead_all``, or ``is_dead``
+        says so. Dead states must be unable to reach the goal: then the search
+        expands exactly the live states plain BFS expands, in the same order,
+        and returns the same plan (every predecessor of a live state is live).
+
+        The search runs on the fluent bits only: the bits of static predicates
+        (walls, goal squares...: no operator adds or deletes them) are read once
+        from ``init`` and folded out of the ground actions, the way
+        :class:`GroundTask` folds statics when it grounds a single problem.
+        """
+        if self.internal or self._moves() is None:
+            return self._bfs_generic(init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead)
+        static = self.static_mask
+        st = init & static
+        s0 = init & ~static
+        if goal_pos & static & ~st or goal_neg & st:
+            return SearchResult(None, 1, True)  # the goal asks for a static fact that is not so
+        goal_pos, goal_neg = goal_pos & ~static, goal_neg & ~static
+        always_dead = bool(st & dead_any)
+        dead_any &= ~static
+        # m ⊆ (t | st)  ⟺  (m & ~st) ⊆ t, as t has no static bits; masks needing a false static bit never fire
+        masks = []
+        for m in dead_all:
+            m &= ~st
+            if m & static:
+                continue
+            if not m:
+                always_dead = True
+            masks.append(m)
+        if is_dead is not None:
+            user_dead = is_dead
+
+            def is_dead(t: int) -> bool:
+                return user_dead(t | st)
+
+        if s0 & goal_pos == goal_pos and not s0 & goal_neg:
+            return SearchResult([], 1, True)
+        if always_dead or s0 & dead_any or any(s0 & m == m for m in masks) or (is_dead is not None and is_dead(s0)):
+            return SearchResult(None, 1, True)
+        # A mask can only become complete through a bit the step set: index the
+        # masks by their bits and check just those (the parent was live).
+        watch: dict[int, list[int]] = {}
+        for m in masks:
+            x = m
+            while x:
+                low = x & -x
+                watch.setdefault(low, []).append(m)
+                x ^= low
+        watch_mask = 0
+        for low in watch:
+            watch_mask |= low
+
+        pm = self.pivot_mask
+        moves = self._specialise(st)
+        parent: dict[int, tuple[int, int] | None] = {s0: None}
+        frontier = [s0]
+        while frontier:
+            nxt_frontier = []
+            for s in frontier:
+                piv = s & pm
+                succ = []
+                if piv & (piv - 1):  # not exactly one pivot atom: the engine's step
+                    for a in range(len(self.keys)):
+                        t, applied = self.step(s | st, a)
+                        if applied:
+                            succ.append((a, t & ~static))
+                else:
+                    for a, cands in moves[piv]:
+                        for pos, neg, keep, add in cands:
+                            if s & pos == pos and not s & neg:
+                                succ.append((a, (s & keep) | add))
+                                break
+                for a, t in succ:
+                    if t in parent:
+                        continue
+                    parent[t] = (s, a)
+                    if t & goal_pos == goal_pos and not t & goal_neg:
+                        return SearchResult(_unwind(parent, t), len(parent), True)
+                    if t & dead_any:
+                        continue
+                    new = t & ~s & watch_mask
+                    if new:
+                        frozen = False
+                        while new and not frozen:
+                            low = new & -new
+                            for m in watch[low]:
+                                if t & m == m:
+                                    frozen = True
+                                    break
+                            new ^= low
+                        if frozen:
+                            continue
+                    if is_dead is not None and is_dead(t):
+                        continue
+                    nxt_frontier.append(t)
+                if len(parent) > max_states:
+                    return SearchResult(None, len(parent), False)
+            frontier = nxt_frontier
+        return SearchResult(None, len(parent), True)
+
+    def _moves(self) -> dict | None:
+        """pivot bit → [(action, candidates)], or None when some action has no pivot."""
+        if self._moves_cache is False:
+            if any(loose for _by, loose in self.buckets):
+                self._moves_cache = None
+            else:
+                pivots = sorted({p for by, _ in self.buckets for p in by})
+                self._moves_cache = {
+                    p: tuple((a, by[p]) for a, (by, _) in enumerate(self.buckets) if p in by) for p in pivots
+                }
+        return self._moves_cache
+
+    def _specialise(self, st: int) -> dict:
+        """:meth:`_moves` for one problem: drop ground actions whose static preconditions
+        fail given the static bits ``st``, and strip the static bits from the rest.
+
+        Filled per pivot when the search first meets it (a search visits few of them)."""
+        return _Specialised(self._moves(), self.static_mask, st)
+
+    def _bfs_generic(self, init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead) -> SearchResult:
+        def goal(s):
+            return s & goal_pos == goal_pos and not s & goal_neg
+
+        def dead(s):
+            return bool(s & dead_any) or any(s & m == m for m in dead_all) or (is_dead is not None and is_dead(s))
+
+        if goal(init):
+            return SearchResult([], 1, True)
+        parent: dict[int, tuple[int, int] | None] = {init: None}
+        queue = deque([] if dead(init) else [init])
+        while queue:
+            s = queue.popleft()
+            for a in range(len(self.keys)):
+                t, applied = self.step(s, a)
+                if not applied or t in parent:
+                    continue
+                parent[t] = (s, a)
+                if goal(t):
+                    return SearchResult(_unwind(parent, t), len(parent), True)
+                if not dead(t):
+                    queue.append(t)
+            if len(parent) > max_states:
+                return SearchResult(None, len(parent), False)
+        return SearchResult(None, len(parent), True)
+
+
+class _Specialised(dict):
+    """pivot bit → the problem's ``(action, candidates)``, built on first lookup (see ``SearchStepper._specialise``)."""
+
+    def __init__(self, moves: dict, static: int, st: int):
+        super().__init__()
+        self._moves, self._static, self._st = moves, static, st
+
+    def __missing__(self, piv: int) -> tuple:
+        static, st = self._static, self._st
+        row = []
+        for a, cands in self._moves.get(piv, ()):
+            kept = tuple(
+                (pos & ~static, neg & ~static, keep, add)
+                for pos, neg, keep, add in cands
+                if pos & static & ~st == 0 and not neg & st
+            )
+            if kept:
+                row.append((a, kept))
+        out = self[piv] = tuple(row)
+        return out
+
+    def get(self, piv, default=None):
+        return self[piv] if piv in self._moves else default
+
+
+def _unwind(parent: dict, s: int) -> list[int]:
+    plan = []
+    while parent[s] is not None:
+        s, a = parent[s]
+        plan.append(a)
+    return plan[::-1]

@@ -44,8 +44,8 @@ from svot.problem_gen.common import (
     check_rng,
     count_for,
     problem_name,
-    shared_grounding,
 )
+from svot.problem_gen.grounding import shared_grounding
 
 
 def register_generator(domain: str, module, *, sizes: tuple[int, ...]) -> None:

@@ -141,7 +141,7 @@ def test_solve_from_problem_and_state_matches_generation(domain):
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_solve_from_a_mid_sequence_state(domain):
     """The dataset builder asks for plans from states reached by random actions."""
-    from svot.problem_gen.common import shared_grounding
+    from svot.problem_gen.grounding import shared_grounding
 
     rng = np.random.default_rng(4)
     spec = get_spec(domain)

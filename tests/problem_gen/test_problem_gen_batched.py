@@ -9,7 +9,8 @@ from svot.domains import get_spec
 from svot.domains.sokoban import generator as sokoban
 from svot.domains.sokoban.screen import surviving_rows
 from svot.problem_gen import generate
-from svot.problem_gen.common import problem_name, shared_grounding
+from svot.problem_gen.common import problem_name
+from svot.problem_gen.grounding import shared_grounding
 from svot.problem_gen.draws import first_accepted, permutation_rows
 
 BIT_GENERATORS = (np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64)

@@ -9,7 +9,7 @@ from svot.domains import get_spec
 from svot.engine import make_engine
 from svot.pddl import load_domain
 from svot.problem_gen import generate
-from svot.problem_gen.common import shared_grounding
+from svot.problem_gen.grounding import shared_grounding
 
 CASES = [("maze", 7), ("frozenlake", 6), ("sokoban", 6), ("sokoban", 4), ("pacman", 6), ("gather", 6), ("gather", 4)]
 

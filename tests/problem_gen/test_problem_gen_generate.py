@@ -18,7 +18,7 @@ from svot.domains import get_spec
 from svot.engine import make_engine
 from svot.pddl import load_domain, parse_problem
 from svot.problem_gen import PARAMS, generate
-from svot.problem_gen.common import shared_grounding
+from svot.problem_gen.grounding import shared_grounding
 
 N_PROBLEMS = 200
 # The fast lane checks the first N_FAST problems of each case; the slow lane checks the rest, so

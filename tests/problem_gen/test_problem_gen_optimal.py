@@ -16,7 +16,7 @@ import pytest
 
 from svot.domains import get_spec
 from svot.problem_gen import generate, solve
-from svot.problem_gen.common import shared_grounding
+from svot.problem_gen.grounding import shared_grounding
 from svot.domains.gather.solver import gather_plan
 from svot.domains.pacman.solver import pacman_plan
 from svot.problem_gen.optimal import move_table

@@ -21,14 +21,9 @@ import numpy as np
 from svot.domains import get_spec
 from svot.domains.frozenlake.table5 import TABLE5
 from svot.errors import ProblemError
-from svot.problem_gen.common import (
-    MAX_ATTEMPTS,
-    Generated,
-    cells_list,
-    finish,
-    problem_name,
-    shared_grounding,
-)
+from svot.problem_gen.cells import cells_list
+from svot.problem_gen.common import MAX_ATTEMPTS, Generated, finish, problem_name
+from svot.problem_gen.grounding import shared_grounding
 
 DOMAIN = "frozenlake"
 

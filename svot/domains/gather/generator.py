@@ -36,15 +36,8 @@ from svot.domains.gather.solver import gather_plan, greedy_plan
 from svot.domains.gather.table5 import TABLE5
 from svot.domains.grid import Cell
 from svot.errors import ConfigError
-from svot.problem_gen.common import (
-    MAX_ATTEMPTS,
-    Generated,
-    attempts_exhausted,
-    cells_list,
-    count_for,
-    finish,
-    index_cell,
-)
+from svot.problem_gen.cells import cells_list, index_cell
+from svot.problem_gen.common import MAX_ATTEMPTS, Generated, attempts_exhausted, count_for, finish
 
 DOMAIN = "gather"
 

@@ -16,17 +16,16 @@ import numpy as np
 from svot.domains import get_spec
 from svot.domains.maze.table5 import TABLE5
 from svot.errors import ConfigError
+from svot.problem_gen.cells import cells_list, index_cell
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
     Generated,
     attempts_exhausted,
-    cells_list,
     count_for,
     finish,
-    index_cell,
     problem_name,
-    shared_grounding,
 )
+from svot.problem_gen.grounding import shared_grounding
 
 DOMAIN = "maze"
 

@@ -27,7 +27,8 @@ from svot.domains.grid import Cell
 from svot.domains.pacman.solver import greedy_plan, pacman_plan
 from svot.domains.pacman.table5 import TABLE5
 from svot.errors import ConfigError
-from svot.problem_gen.common import Generated, cells_list, count_for, finish, index_cell
+from svot.problem_gen.cells import cells_list, index_cell
+from svot.problem_gen.common import Generated, count_for, finish
 
 DOMAIN = "pacman"
 

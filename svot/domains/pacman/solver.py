@@ -10,7 +10,7 @@ from __future__ import annotations
 from svot.domains.grid import Cell
 from svot.domains.pacman.spec import PacmanSpec
 from svot.pddl import Problem
-from svot.problem_gen.common import cell_bfs, path_actions
+from svot.problem_gen.cells import cell_bfs, path_actions
 from svot.problem_gen.optimal import held_karp_plan
 
 

@@ -32,22 +32,20 @@ from svot.domains import get_spec
 from svot.domains.grid import DIRECTIONS, Cell, cell_name
 from svot.domains.sokoban.screen import MAX_SIZE as MAX_SCREEN_SIZE, surviving_rows
 from svot.domains.sokoban.table5 import TABLE5
+from svot.engine.search import SearchResult
 from svot.errors import ConfigError
+from svot.problem_gen.cells import cells_list, index_cell
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
-    Bound,
     Generated,
-    SearchResult,
     attempts_exhausted,
-    cells_list,
     count_for,
     finish,
-    index_cell,
     nearest_table_size,
     problem_name,
-    shared_grounding,
 )
 from svot.problem_gen.draws import first_accepted
+from svot.problem_gen.grounding import Bound, shared_grounding
 
 DOMAIN = "sokoban"
 MAX_STATES = 200_000
@@ -231,7 +229,7 @@ def frozen_windows(size: int, walls: list, goals: list) -> list[list[Cell]]:
 
 
 def dead_masks(bound: Bound, layout: dict) -> tuple[int, list[int]]:
-    """``(dead_any, dead_all)`` state masks for :meth:`Stepper.bfs` (Claims 1 and 3)."""
+    """``(dead_any, dead_all)`` state masks for :meth:`svot.engine.search.SearchStepper.bfs` (Claims 1 and 3)."""
     size = layout["size"]
     dead_any = 0
     for x in dead_cells(size, layout["walls"], layout["goals"]):

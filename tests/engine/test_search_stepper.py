@@ -1,0 +1,80 @@
+"""svot.engine.search.SearchStepper: its pivot comes from the parsed PDDL, and it plans as bfs_plan does on the engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from svot.domains import DOMAINS, get_spec
+from svot.domains.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objects
+from svot.engine import GroundedEngine, bfs_plan
+from svot.engine.grounded import pivot_predicate, shared_grounding
+from svot.engine.search import SearchStepper
+from svot.pddl import Problem, load_domain
+from svot.pddl.domain import parse_domain
+
+LAMPS = (Path(__file__).resolve().parents[1] / "toy_domain" / "lamps.pddl").read_text()
+
+# no predicate is both balanced and needed by every operator: `lit` is switched on and off
+TOGGLES = """
+(define (domain toggles)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types cell)
+  (:predicates (lit ?c - cell) (press ?c - cell))
+  ; (:actions press)
+  (:action switch-on :parameters (?c - cell) :precondition (and (press ?c) (not (lit ?c))) :effect (lit ?c))
+  (:action switch-off :parameters (?c - cell) :precondition (and (press ?c) (lit ?c)) :effect (not (lit ?c)))
+)
+"""
+
+
+def _lamps_problem(domain, size: int, player, lamps, pivot: str = "at") -> Problem:
+    init = frozenset(adjacency_atoms(size)) | {(pivot, cell_name(player))} | {("lamp", cell_name(c)) for c in lamps}
+    return Problem(domain.name, "p", tuple(grid_objects(size)), init, tuple(sorted(("lit", cell_name(c)) for c in lamps)))
+
+
+def _plans(domain, problem, keys, shared_static=()):
+    """The stepper's plan on a shared grounding, bfs_plan's on a per-problem GroundedEngine, the stepper and the bound problem."""
+    shared = shared_grounding(domain, problem.objects, shared_static)
+    bound = shared.bind(problem)
+    stepper = SearchStepper(shared, keys)
+    engine = GroundedEngine(domain, problem)
+    ref = bfs_plan(engine.initial(), lambda s, a: engine.step(s, keys[a]), range(len(keys)), engine.is_goal)
+    return stepper, bound, stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg), ref
+
+
+def test_the_pivot_is_read_off_the_pddl():
+    for name in DOMAINS:
+        assert pivot_predicate(load_domain(get_spec(name).pddl)) == "at", name
+    assert pivot_predicate(parse_domain(LAMPS)) == "at"
+    assert pivot_predicate(parse_domain(LAMPS.replace("(at ", "(stands "))) == "stands"
+    assert pivot_predicate(parse_domain(TOGGLES)) is None
+
+
+@pytest.mark.parametrize("pivot", ["at", "stands"])
+def test_a_renamed_pivot_still_searches_on_the_fast_path(pivot):
+    domain = parse_domain(LAMPS.replace("(at ", f"({pivot} "), f"<lamps, {pivot}>")  # a source of its own: domains compare by it
+    problem = _lamps_problem(domain, 4, (0, 0), [(1, 2), (3, 3), (2, 0)], pivot)
+    keys = [("move", d) for d in DIRECTIONS]
+    stepper, _, got, ref = _plans(domain, problem, keys, adjacency_atoms(4))
+    assert stepper.pivot == pivot and stepper._moves() is not None  # every ground action bucketed by its pivot atom
+    assert got.complete and got.plan == ref and len(ref) > 4
+
+
+def test_a_domain_without_a_pivot_takes_the_generic_path():
+    domain = parse_domain(TOGGLES)
+    cells = [f"c{i}" for i in range(5)]
+    problem = Problem(domain.name, "p", tuple((c, "cell") for c in cells), frozenset({("lit", "c1"), ("lit", "c3")}),
+                      (("lit", "c0"), ("lit", "c4")), (("lit", "c1"),))
+    keys = [("press", c) for c in cells]
+    stepper, bound, got, ref = _plans(domain, problem, keys)
+    assert stepper.pivot is None and stepper.pivot_mask == 0 and stepper._moves() is None
+    assert got.complete and got.plan == ref == [0, 1, 4]
+    engine = GroundedEngine(domain, problem)
+    s, e = bound.initial(), engine.initial()
+    for a in np.random.default_rng(3).integers(len(keys), size=40).tolist():
+        s, applied = stepper.step(s, a)
+        e, applied_e = engine.step(e, keys[a])
+        assert applied == applied_e and bound.true_atoms(s) == engine.true_atoms(e)
