@@ -22,7 +22,7 @@ from svot.domains.base import DomainSpec
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem
 from svot.problem_gen import registry
-from svot.problem_gen.grounding import shared_grounding  # finish() replays plans on it (optimal.py imports it from here)
+from svot.problem_gen.grounding import shared_grounding  # finish() replays plans on it
 
 SPLITS = ("id", "ood")
 

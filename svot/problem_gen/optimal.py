@@ -40,7 +40,7 @@ import numpy as np
 from svot.domains import get_spec
 from svot.domains.grid import Cell, cells
 from svot.errors import ProblemError
-from svot.problem_gen.common import shared_grounding
+from svot.problem_gen.grounding import shared_grounding
 
 MAX_ITEMS = 20  # Held-Karp holds 2^k × k distances: 20 items is 21 M int16 (42 MB)
 
