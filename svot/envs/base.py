@@ -57,6 +57,7 @@ from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
 from svot.problem_gen import generate, solve
 from svot.envs.pool import generated_pool
+from svot.envs.view import NOT_APPLIED, new_view
 from svot.render.text import describe
 from svot.render.ansi import render_ansi
 from svot.render.image import render_state
@@ -68,6 +69,9 @@ INFO_LEVELS = ("full", "state", "minimal")
 _LAZY_KEYS = {"full": ("state", "state_text", "atoms"), "state": ("state",), "minimal": ()}
 _CACHE_LIMIT = 200_000  # states whose views are kept, per problem
 _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
+# with more actions than this (Gather's k-cell moves) a state's moves rarely repeat in a run, and
+# remembering them (which grows the view dicts) costs more than the engine calls it saves
+_MEMO_MAX_ACTIONS = 8
 
 
 class SVoTEnv(ConventionsMixin, gym.Env):
@@ -127,8 +131,12 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self._plan: list[int] | None = None
         self._plan_due = False  # a generated problem whose plan is computed when `plan` is read
         self._state = None
-        self._view: dict = {}
-        self._cache: dict = {}
+        self._view: dict = {}  # the current state's view (svot.envs.view)
+        self._cache: dict = {}  # engine state -> its view (svot.envs.view), for the current engine
+        self._cache_limit = _CACHE_LIMIT if pool_size is None else _POOL_CACHE_LIMIT
+        # the compiled engine is deterministic, so where a move led is remembered on the views (svot.envs.view);
+        # the PDDLGym engine is the reference: every step goes through it
+        self._remember_moves = engine == "grounded" and self._n_actions <= _MEMO_MAX_ACTIONS
         self._window = None  # the pygame window of render_mode="human" (svot.envs.human)
         self._steps_beyond_terminated: int | None = None  # see svot.envs.episode
 
@@ -177,22 +185,36 @@ class SVoTEnv(ConventionsMixin, gym.Env):
     def step(self, action):
         # fast path for plain ints (what check_action would accept unchanged); anything else is checked
         a = action if type(action) is int and 0 <= action < self._n_actions else self.dspec.check_action(action, self.size)
-        if self.engine is None:
+        engine = self.engine
+        if engine is None:
             raise gym.error.ResetNeeded("call reset() before step()")
-        before = self._state
-        self._state, applied = self.engine.step(before, self._keys[a])
-        self._view = self._read(self._state, before)
-        terminated = self._view["goal"] or self._view["failed"]
-        reward = 1.0 if self._view["goal"] else 0.0
-        if self._steps_beyond_terminated is not None:  # stepped after the end: Gymnasium's convention
+        before = self._view
+        after = before.get(a)  # where this action led from this state before, if remembered (svot.envs.view)
+        if after is None:
+            state, applied = engine.step(self._state, self._keys[a])
+            if self._remember_moves:
+                before[a] = state if applied else NOT_APPLIED
+        elif after is NOT_APPLIED:
+            state, applied = self._state, False
+        else:
+            state, applied = after, True
+        view = self._cache.get(state) or self._new_view(state, before)
+        self._state, self._view = state, view
+        if self._steps_beyond_terminated is None:
+            reward, terminated = view["reward"], view["terminated"]
+            if terminated:
+                self._steps_beyond_terminated = 0
+        else:  # stepped after the end: Gymnasium's convention
             reward, terminated = past_termination(self)
-        elif terminated:
-            self._steps_beyond_terminated = 0
         if self.render_mode == "human":
             self.render()
-        info = self._info(applicable=applied)
-        info["is_success"] = bool(self._view["goal"])  # SB3 (BaseAlgorithm._update_info_buffer) reads it at episode end
-        return self._view["obs"].copy(), reward, terminated, False, info
+        # is_success: SB3 (BaseAlgorithm._update_info_buffer) reads it at episode end
+        if self._lazy_keys:
+            info = self._info(applied)
+            info["is_success"] = view["goal"]
+        else:  # _info's minimal dict, built in place (the RL configuration's hot path)
+            info = {"applicable": applied, "is_success": view["goal"]}
+        return view["obs"].copy(), reward, terminated, False, info
 
     def _reset_from_pool(self, seed: int | None) -> None:
         """Draw the episode's problem from the pool (built at the first or a seeded reset).
@@ -263,23 +285,23 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         return parsed
 
     # --- reading states ----------------------------------------------------------
-    def _read(self, state, before=None) -> dict:
-        """The view of ``state``: obs, goal, failed (cached per state; info fields are added to it when read).
+    def _read(self, state) -> dict:
+        """The view of ``state``, from the cache or built."""
+        return self._cache.get(state) or self._new_view(state)
 
-        ``before`` is the state the env stepped from: its view's grid is then
-        updated by the atoms that changed (:class:`~svot.envs.observation.BitObserver`)
+    def _new_view(self, state, before: dict | None = None) -> dict:
+        """The view of a state not in the cache (kept there while it has room).
+
+        ``before`` is the view of the state the env stepped from: its grid is
+        then updated by the atoms that changed (:class:`~svot.envs.observation.BitObserver`)
         rather than rebuilt; the state dict is built only where it is needed
         (an info field read, the spec's ``is_failure``, the observer's
         first checks).
         """
-        view = self._cache.get(state)
-        if view is not None:
-            return view
         observer = self._observer
         sd = None
         if observer is not None and observer.trusted:
-            prev = self._view.get("obs") if before is not None else None
-            obs = observer.observe(state) if prev is None else observer.update(prev, before, state)
+            obs = observer.observe(state) if before is None else observer.update(before["obs"], before["engine_state"], state)
             if observer.to_verify > 0:
                 sd = self._state_dict(state)
                 if not observer.check(obs, sd, f"problem {self.problem.name!r}"):
@@ -292,11 +314,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if self._tracks_failure and sd is None and (self.engine_kind != "grounded" or self._dead_end(state)):
             sd = self._state_dict(state)
         failed = bool(self._tracks_failure and sd is not None and self.dspec.is_failure(sd))
-        view = {"obs": obs, "goal": self.engine.is_goal(state), "failed": failed}
-        if sd is not None:
-            view["state"] = sd
         # state, state_text and atoms are built when an info field is read (svot.envs.info)
-        if len(self._cache) < (_CACHE_LIMIT if self.pool_size is None else _POOL_CACHE_LIMIT):
+        view = new_view(state, obs, bool(self.engine.is_goal(state)), failed, sd)
+        if len(self._cache) < self._cache_limit:
             self._cache[state] = view
         return view
 
@@ -327,12 +347,13 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         was returned for only if the caller reads them (see :mod:`svot.envs.info`).
         """
         if self._lazy_keys:
-            src = (self.engine, self._state, self._view)
-            return LazyInfo({"applicable": bool(applicable)}, self._lazy_keys, lambda key: self._info_field(key, *src))
+            engine, view = self.engine, self._view
+            return LazyInfo({"applicable": bool(applicable)}, self._lazy_keys, lambda key: self._info_field(key, engine, view))
         return {"applicable": bool(applicable)}
 
-    def _info_field(self, key: str, engine, state, view: dict):
-        """One lazily built info field of ``state`` (a fresh copy the caller owns; the view keeps the original)."""
+    def _info_field(self, key: str, engine, view: dict):
+        """One lazily built info field of ``view``'s state (a fresh copy the caller owns; the view keeps the original)."""
+        state = view["engine_state"]
         sd = view.get("state")
         if sd is None:
             sd = view["state"] = self._state_dict(state, engine)

@@ -138,10 +138,10 @@ class BitObserver:
         flat = out.reshape(-1)
         table = self.table
         delta = before ^ after
-        while delta:
-            low = delta & -delta
-            delta ^= low
-            entry = table[low.bit_length() - 1]
+        while delta:  # highest changed bit first: one big-int operation fewer per bit than lowest first
+            i = delta.bit_length() - 1
+            delta ^= 1 << i
+            entry = table[i]
             if entry is not None:
                 flat[entry[0]] ^= entry[1]
         return out

@@ -238,6 +238,7 @@ class SVoTVectorEnv(VectorEnv):
         self._needs_reset = np.zeros(self.num_envs, bool)
         self._elapsed = np.zeros(self.num_envs, np.int64)
         self._failed_cache: dict = {}
+        self._words: np.ndarray | None = None  # scratch of _project
 
     # --- actions ------------------------------------------------------------------------------
     def action_text(self, action: int) -> str:
@@ -254,8 +255,8 @@ class SVoTVectorEnv(VectorEnv):
                 f"got {a.dtype} {a.shape}"
             )
         n = self.single_action_space.n
-        if a.dtype.kind == "i":
-            a = a.astype(np.uint64)  # negatives wrap to huge values: one max() checks both ends
+        if a.dtype.kind == "i":  # negatives wrap to huge values: one max() checks both ends
+            a = a.view(np.uint64) if a.dtype == np.int64 else a.astype(np.uint64)
         if a.max() >= n:
             a = np.asarray(actions)
             bad = int(np.flatnonzero((a < 0) | (a >= n))[0])
@@ -482,9 +483,17 @@ class SVoTVectorEnv(VectorEnv):
     def _project(self, rows: np.ndarray) -> np.ndarray:
         # 8 bytes (0/1) per cell → one byte with bit i = byte i: a multiply gathers them into the top byte
         words = rows[:, : self._obs_cols].view(np.uint64)
-        words = words * _PACK_BYTES
-        words >>= np.uint64(56)
-        return words.astype(np.uint8).reshape(len(rows), self.size, self.size)
+        out = self._word_buffer(words.shape)  # reused: a fresh large temporary costs page faults every step
+        np.multiply(words, _PACK_BYTES, out=out)
+        out >>= np.uint64(56)
+        return out.astype(np.uint8).reshape(len(rows), self.size, self.size)
+
+    def _word_buffer(self, shape: tuple) -> np.ndarray:
+        """A scratch ``uint64`` array of ``shape`` (overwritten by the next call)."""
+        buf = self._words
+        if buf is None or len(buf) < shape[0] or buf.shape[1] != shape[1]:
+            buf = self._words = np.empty((max(shape[0], self.num_envs), shape[1]), np.uint64)
+        return buf[: shape[0]]
 
     def _spec_obs(self, row: np.ndarray) -> np.ndarray:
         return spec_observation(self.dspec, self.dspec.state_dict(self.engine.true_atoms(row), self.size), self.size)
