@@ -228,14 +228,13 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
         direction = S.DIRECTIONS[a]
         state, applied = self.engine.step(self._state, action_key(direction))
         if applied:
-            before = self._collected
-            self._state = state
+            before, self._state = self._collected, state
             cell = engine_position(self.engine, state)
-            sym = S.inspect_symbol(self.maze.symbol(cell))
-            if sym in S.ITEMS and cell in before:
-                sym = S.NORMAL  # collected on an earlier visit
-            self._pos = cell
             self._collected = collected_cells(self.engine, state)
+            sym = S.inspect_symbol(self.maze.symbol(cell))
+            if sym in S.ITEMS and cell not in self._collected - before:
+                sym = S.NORMAL  # the engine did not collect it on this move: taken earlier
+            self._pos = cell
             self._traj = self._traj.extend(direction, sym)
             if not self._violated and self._validator.status(self._traj) == VIOLATED:
                 self._violated = True

@@ -170,7 +170,11 @@ class Maze:
         return self._adjacency[tuple(cell)]
 
     def is_open(self, a: Cell, b: Cell) -> bool:
-        """Whether there is a passage between the neighbouring cells ``a`` and ``b``."""
+        """Whether there is a passage between the neighbouring cells ``a`` and ``b``.
+
+        Derived fast model of the move preconditions of the maze's PDDL domain
+        (:func:`svot.rulemaze.problem.maze_domain_name`), proven against the grounded
+        engine by ``tests/rulemaze/test_rulemaze_pddl_agreement.py::test_passage_graph_is_the_engine_moves``."""
         return tuple(b) in self._adjacency.get(tuple(a), ())
 
     def move(self, cell: Cell, direction: str) -> Cell | None:

@@ -4,6 +4,12 @@ In a RegularMaze a solution path is a simple path from the start to the red
 goal. In a QuestMaze it is a simple path from the prince to either target that
 does not pass through the other target on the way: reaching a target ends the
 episode, so the first target entered is the one the path ends on.
+
+Derived fast model of the move rules of ``regularmaze.pddl``, ``questmaze.pddl``
+and ``questmaze5.pddl`` (passages, targets ending the quest), proven against the
+grounded engine by ``tests/rulemaze/test_rulemaze_pddl_agreement.py``
+(``test_passage_graph_is_the_engine_moves``, ``test_solution_paths_reach_goal_in_engine``,
+``test_solution_paths_are_all_engine_simple_paths``).
 """
 
 from __future__ import annotations
@@ -16,7 +22,11 @@ Path = tuple[Cell, ...]
 
 
 def maze_graph(maze) -> nx.Graph:
-    """The maze as an undirected graph: one node per cell, one edge per open passage."""
+    """The maze as an undirected graph: one node per cell, one edge per open passage.
+
+    Derived fast model of the moves the PDDL domains allow (see the module
+    docstring); ``test_passage_graph_is_the_engine_moves`` proves its edges are
+    exactly the engine's applicable moves from each cell."""
     g = nx.Graph()
     g.add_nodes_from((r, c) for r in range(maze.size) for c in range(maze.size))
     g.add_edges_from(maze.passages)

@@ -73,6 +73,9 @@ def open_grid(logical_maze: Maze) -> tuple[int, set[Cell]]:
 
 
 def _grid_passages(n: int, free: set[Cell]) -> tuple:
+    """Passages between neighbouring free cells: a derived fast model of
+    ``questmaze5.pddl``'s moves (``adjacent``, no ``monster``), proven against the
+    grounded engine by ``test_rulemaze_pddl_agreement.py::test_passage_graph_is_the_engine_moves``."""
     out = []
     for r in range(n):
         for c in range(n):

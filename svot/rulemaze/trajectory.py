@@ -58,7 +58,12 @@ class Trajectory:
     @classmethod
     def from_path(cls, maze, path: Sequence[Cell]) -> "Trajectory":
         """The trajectory of a sequence of neighbouring cells in ``maze`` (walls are
-        not checked here; use :meth:`Maze.walk` for that)."""
+        not checked here; use :meth:`Maze.walk` for that).
+
+        Derived fast model of the ``collect`` operator of ``questmaze.pddl`` /
+        ``questmaze5.pddl`` (an item shows on the first entry of its cell only),
+        proven against the grounded engine by
+        ``tests/rulemaze/test_rulemaze_pddl_agreement.py::test_from_actions_agrees_with_engine``."""
         path = [tuple(c) for c in path]
         if not path:
             raise ValueError("a path needs at least its start cell")
@@ -78,6 +83,13 @@ class Trajectory:
         """The trajectory of ``actions`` from the maze start.
 
         Raises ``ValueError`` when a move is blocked (``check_walls``) or leaves the grid.
+
+        Derived fast model of the move preconditions of ``regularmaze.pddl`` /
+        ``questmaze.pddl`` (``(open ?from ?dir ?to)``) and ``questmaze5.pddl``
+        (``adjacent``, no ``monster``), up to the first target entered (the engine's
+        ``(ended)`` refuses later moves; this model does not), proven against the
+        grounded engine by
+        ``tests/rulemaze/test_rulemaze_pddl_agreement.py::test_from_actions_agrees_with_engine``.
         """
         actions = list(actions)
         cur = maze.start
