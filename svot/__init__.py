@@ -1,7 +1,8 @@
 """svot: PDDL grid domains as Gymnasium environments, datasets and scoring tools.
 
 ``import svot`` registers every environment id with Gymnasium, e.g.
-``gymnasium.make("SVoT/Sokoban-5x5-v0")``. The registering waits until Gymnasium is imported
+``gymnasium.make(svot.envs.registration.registered_ids()[0])`` (``registered_ids`` lists them,
+``env_id(domain, size)`` spells one). The registering waits until Gymnasium is imported
 (:mod:`svot._after_import`), so that ``import svot.errors`` or ``import svot.pddl`` load neither
 Gymnasium nor the envs and the engine.
 """

@@ -1,4 +1,4 @@
-"""Episodes as animated GIFs: ``save_episode_gif("SVoT/Maze-5x5-v0", policy_or_actions, "maze.gif")``.
+"""Episodes as animated GIFs: ``save_episode_gif(env_id, policy_or_actions, "episode.gif")``.
 
 One frame for the first observation and one per step, drawn by the env's
 ``rgb_array`` renderer (the tile atlas of :mod:`svot.render.image`), written by
@@ -257,10 +257,11 @@ def save_episode_gif(
 
     Example::
 
+        # env_id: a registered id, ``SVoT/<Domain>-<n>x<n>[-OOD]-v0``
         from svot.gif import save_episode_gif
-        save_episode_gif("SVoT/Sokoban-5x5-v0", ["move up", "move left"], "sokoban.gif", seed=3)
-        env = svot.wrappers.OneHotObservation(gymnasium.make("SVoT/Maze-5x5-v0"), "egocentric_flat")
-        save_episode_gif(env, PPO.load("model.zip"), "maze.gif", seed=7)
+        save_episode_gif(env_id, ["move up", "move left"], "actions.gif", seed=3)
+        env = svot.wrappers.OneHotObservation(gymnasium.make(env_id), "egocentric_flat")
+        save_episode_gif(env, PPO.load("model.zip"), "policy.gif", seed=7)
     """
     frames, summary = episode_frames(
         env_or_id, actions_or_policy, seed=seed, options=options, max_steps=max_steps, image_size=image_size,

@@ -1,16 +1,16 @@
-"""Play an SVoT env from the keyboard, without drift: ``svot.play.play("SVoT/Maze-5x5-v0")``.
+"""Play an SVoT env from the keyboard, without drift: ``svot.play.play(env_id)``.
 
 ``gymnasium.utils.play.play(env)`` steps the env at every frame, and when no
 key (or an unknown combination) is pressed it steps ``noop``, by default
 action 0. In SVoT action 0 is "move up", a real move, so the player drifts up
 unless you pass ``wait_on_player=True`` (then nothing happens between key
-presses, but an unknown key, such as a digit alone in Gather, still moves up).
+presses, but an unknown key, such as a digit alone where actions take a distance, still moves up).
 
 :class:`WithNoOp` adds one action, ``n`` (the last index), that leaves the env
 untouched: no step, no reward, the last observation again. :func:`play` wraps
 the env in it and hands that action to Gymnasium as ``noop``. Keys come from the
-env's ``get_keys_to_action()``: arrows and WASD; Gather: hold the digit ``k``
-with a direction for a ``k``-cell move.
+env's ``get_keys_to_action()``: arrows and WASD; where actions take a
+distance, hold the digit ``k`` with a direction for a ``k``-cell move.
 """
 
 from __future__ import annotations

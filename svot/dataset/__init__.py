@@ -4,15 +4,17 @@ Build one instance, iterate a split lazily, or export splits to disk::
 
     import numpy as np
     from svot.dataset import iter_split, build_instance, make_config, export
+    from svot.domains import DOMAINS
     from svot.problem_gen import generate
 
-    for inst in iter_split("sokoban", 5, "test_id", seed=0):   # 120 instances, built map by map
+    name = DOMAINS[0]                                           # any registered domain
+    for inst in iter_split(name, 5, "test_id", seed=0):         # 120 instances, built map by map
         inst.steps[0].reasoning, inst.answer, inst.choices, inst.image(0)
 
-    g = generate("maze", 5, "id", np.random.default_rng(0))
-    inst = build_instance("maze", g.problem, [1, 1, 3, 0])       # any map, any actions
+    g = generate(name, 5, "id", np.random.default_rng(0))
+    inst = build_instance(name, g.problem, [1, 1, 3, 0])       # any map, any actions
 
-    result = export(make_config("data/", domains=["sokoban"], sizes=[5]), workers=2)
+    result = export(make_config("data/", domains=[name], sizes=[5]), workers=2)
     print(result.summary())
 
 The CLI (``svot export``) is a thin layer over :func:`make_config` and :func:`export`.
@@ -27,10 +29,12 @@ What an instance is (decisions, with the module that owns each):
 * **Sequences** (:mod:`~svot.dataset.instance`): lengths in Table 5's range, from the
   maximum-entropy law with the mean Table 5's counts imply, balanced over each split;
   train maps are drawn so that their goal-reaching plan fits the range, and the plan
-  is their first sequence (except Pacman 6x6, where no all-coin plan can fit); others
+  is their first sequence (except where ``DomainSpec.min_plan_length`` exceeds the
+  range's maximum, so no plan can fit); others
   random: each step an applicable, non-fatal action with
   probability 0.75, any action otherwise (≈ 5–12 % of steps are inapplicable).
-  FrozenLake sequences stop at the step that enters a hole (or the goal), and are
+  Sequences stop at the step that enters a terminal state (a failure the spec's
+  ``is_failure`` names, or the goal), and are
   redrawn if that leaves fewer actions than the range's minimum.
 * **Reasoning chains** (:mod:`~svot.dataset.transitions`): derived from the ground
   actions the engine applied and, for an inapplicable move, from the precondition

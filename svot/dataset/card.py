@@ -1,10 +1,10 @@
 """The export's dataset card: ``README.md`` with the YAML ``configs`` the Hugging Face Hub reads.
 
-One config per domain x size (``sokoban-5x5``), its splits kept apart under
+One config per domain x size (``<domain>-5x5``), its splits kept apart under
 the names ``train``, ``validation``, ``test_id`` and ``test_ood`` (the Hub's
 default loader would merge ``test_id`` and ``test_ood`` into one ``test``
 split, and every domain into one config). Paths are relative to the export
-directory, so ``datasets.load_dataset(export_dir, "sokoban-5x5")`` and a Hub
+directory, so ``datasets.load_dataset(export_dir, "<domain>-5x5")`` and a Hub
 upload of the directory load the same four splits.
 
 ``--format jsonl`` lists each split's ``metadata.jsonl`` and its images, which

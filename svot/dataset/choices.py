@@ -10,26 +10,29 @@ Rules, checked by :func:`check_choices` and the tests:
 
 * exactly one choice equals the truth; no two choices are equal (as dicts or as text);
 * **distance**: every coordinate of a distractor lies within Manhattan distance 2
-  of the true coordinate it stands for (the player's of the player; Sokoban
-  blocks: some one-to-one pairing of distractor and true blocks, each pair
-  within 2);
-* **validity**: positions inside the grid and not on a wall; Sokoban blocks on
-  distinct cells, never under the player; counts in ``0..total`` (Gather: per
-  colour); FrozenLake tiles are one of start/frozen/hole/goal and, where
-  possible, the tile the map really has at that position;
+  of the true coordinate it stands for (the player's of the player; a
+  ``cells`` field: some one-to-one pairing of distractor and true cells, each
+  pair within 2);
+* **validity**: positions inside the grid and not on a wall; a ``cells``
+  field's cells distinct, never under the player; counts in ``0..total`` (a
+  ``colour_counts`` field: per colour); a ``word`` field (a tile) takes one of
+  its ``word_values`` and, where possible, the word the map really has at that
+  position;
 * **one partially correct distractor** (at least one): it agrees with the truth
   on one answer field and differs on another: right position and wrong count
   (or blocks, or tile), or wrong position and right count (blocks, tile).
-  Maze asks for a position only; there a partially correct distractor keeps
-  one coordinate (same row or same column). So does FrozenLake's when no cell
+  A domain whose answer is a position only gets a partially correct distractor
+  that keeps one coordinate (same row or same column). So does a tile-answer
+  domain's when no cell
   within distance 2 has the truth's tile (the player on the start, the goal
   or a lone hole): "right position, wrong tile" would contradict the map.
-* **reachable** (Pacman, Gather; a preference, not a rule): when the caller
+* **reachable** (where ``DomainSpec.reachable_distractors`` is set; a preference,
+  not a rule): when the caller
   passes ``reachable``, distractors that some action sequence reaches are
   drawn first and unreachable ones only when too few reachable ones exist.
 
 Position distractors are drawn from the cells at distance 1–2; counts from
-the values within ±2 of the truth. When no valid set exists (a Maze player
+the values within ±2 of the truth. When no valid set exists (a player
 boxed in by walls with fewer than three free cells within distance 2),
 :func:`build_choices` returns None and the caller draws another action sequence.
 """
@@ -90,7 +93,7 @@ def build_choices(
         keep_a = [c for c in partial if c[a] == truth[a]]
         keep_b = [c for c in partial if c[b] == truth[b]]
         groups = [g for g in (keep_a, keep_b) if g]
-        group = groups[int(rng.integers(len(groups)))] if groups else partial  # FrozenLake: one coordinate
+        group = groups[int(rng.integers(len(groups)))] if groups else partial  # no candidate keeps a field: one coordinate
     else:
         group = partial
     first = group[int(rng.integers(len(group)))]
@@ -127,9 +130,9 @@ def format_choices(domain: str, choices: list[dict]) -> str:
 
 
 def is_partial(domain: str, truth: dict, choice: dict, initial: dict | None = None) -> bool:
-    """Agrees with the truth on at least one answer field (Maze: one coordinate) and is not the truth.
+    """Agrees with the truth on at least one answer field (position only: one coordinate), not the truth.
 
-    FrozenLake with ``initial`` given: when no cell within distance 2 has the
+    A tile answer with ``initial`` given: when no cell within distance 2 has the
     truth's tile, keeping one coordinate counts (see the module docstring).
     """
     if choice == truth:

@@ -19,9 +19,10 @@ step, with probability :data:`~svot.dataset.spec.P_APPLICABLE` an action drawn
 uniformly from those applicable in the current state, otherwise one drawn
 uniformly from all actions (so some are inapplicable: walls, edges, blocked
 pushes, moves off the grid). "Applicable" here also excludes moves into a
-failure state, so the random walker steps into a FrozenLake hole only through
+failure state (the spec's ``is_failure``), so the random walker steps into one only through
 the uniform draw. A sequence stops early when it enters a terminal state from
-which no action applies (FrozenLake's holes and goal): its remaining actions
+which no action applies (a failure state or goal that is absorbing in the PDDL):
+its remaining actions
 are dropped. A sequence that stops before the range's minimum length is
 redrawn, so every sequence length lies in Table 5's range. Sequences of a map
 are distinct; a sequence whose four-choice set cannot satisfy A.7 is redrawn.
@@ -70,7 +71,8 @@ from svot.render.text import describe
 MAX_MAP_ATTEMPTS = 20_000
 MAX_SEQUENCE_ATTEMPTS = 2_000
 #: How many distinct goal configurations the per-map reachability search collects at most
-#: (Pacman maps finish well below it; large Gather maps stop there, see MapContext.reachable_goals).
+#: (small goal spaces finish well below it; large maps of a multi-colour domain stop there, see
+#: MapContext.reachable_goals).
 REACH_CAP = 200
 
 
@@ -137,9 +139,9 @@ def answer_space_ok(state: dict) -> bool:
 def plan_floor(generated) -> int:
     """A lower bound on any goal-reaching plan's length for this map's generator parameters.
 
-    The domain's :meth:`~svot.domains.DomainSpec.min_plan_length` (Pacman: one
-    coin per move at most, so at least ``coins`` moves; Table 5's coin density
-    makes that 11 on a 6x6 grid, above the ID maximum of 10). Other domains: 1.
+    The domain's :meth:`~svot.domains.DomainSpec.min_plan_length` (e.g. a domain
+    that collects at most one item per move needs at least one move per item,
+    which Table 5's densities can put above the ID maximum of 10). Default: 1.
     """
     return get_spec(generated.domain).min_plan_length(generated.params)
 
@@ -151,7 +153,7 @@ def plan_fits(split: str, size: int, generated) -> bool:
     training set" (and likewise for every domain), so every train map carries
     its plan as one of its sequences; the plan is a sequence, so its length
     must lie in the range. Train maps whose plan does not fit are redrawn. Where
-    no plan can fit (:func:`plan_floor` above the range's maximum: Pacman 6x6),
+    no plan can fit (:func:`plan_floor` above the range's maximum),
     the draw is not filtered and those maps get random sequences only.
     """
     if split != "train":
@@ -236,7 +238,7 @@ class Instance:
     initial_state: dict
     initial_text: str
     initial_labels: list[list[str]]
-    actions: list[int]  # as applied (a FrozenLake sequence stops at its terminal step)
+    actions: list[int]  # as applied (a sequence stops at its terminal step)
     action_texts: list[str]
     drawn_length: int  # length drawn before any early stop
     ended_early: bool
@@ -306,7 +308,7 @@ class MapContext:
         return [a for a in range(self.n_actions) if self.step(s, a)[1]]
 
     def safe(self, s) -> list[int]:
-        """Applicable actions that do not lead into a failure state (a FrozenLake hole)."""
+        """Applicable actions that do not lead into a failure state (the spec's ``is_failure``)."""
         out = []
         for a in range(self.n_actions):
             t, ok = self.step(s, a)
@@ -374,7 +376,7 @@ def goal_key(goal: dict) -> str:
 
 def reach_of(ctx: MapContext, engine_states: list):
     """A predicate: is this goal configuration reachable on the map? (None unless the domain's
-    distractors prefer reachable ones: ``DomainSpec.reachable_distractors``, Pacman and Gather)
+    distractors prefer reachable ones: ``DomainSpec.reachable_distractors``)
 
     Reachable = found by :meth:`MapContext.reachable_goals`, or one action away
     from a state of the sequence itself.
@@ -530,7 +532,7 @@ def map_instances(plan: MapPlan, seed: int, letters: list[int], lengths: list | 
     ``lengths[j]``: the drawn length of the j-th sequence when it is random
     (:func:`split_lengths`; None entries and ``lengths=None`` draw it from
     :func:`sequence_length_probs`). A sequence redrawn many times (duplicates,
-    a FrozenLake walk ending below the minimum) falls back to that law too.
+    a walk stopping early below the minimum) falls back to that law too.
     """
     split = SPLITS[plan.split]
     dist = split.distribution
@@ -591,7 +593,7 @@ def sequence_length_probs(plan: MapPlan, plan_length: int | None) -> np.ndarray:
     Mean: the one Table 5's counts imply for the split
     (:func:`~svot.dataset.spec.implied_mean_length`), raised by
     :func:`~svot.dataset.spec.early_stop_allowance` where sequences can stop early
-    (FrozenLake); on a train map whose plan is one of its sequences, the random
+    (``DomainSpec.early_stop_allowance``); on a train map whose plan is one of its sequences, the random
     ones make up the plan's difference so that the map's mean stays on target.
     Law: the maximum-entropy one with that mean (:func:`~svot.dataset.spec.length_probs`).
     """

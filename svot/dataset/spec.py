@@ -68,8 +68,8 @@ P_APPLICABLE = 0.75  # per step: an applicable action with this probability, els
 
 
 # How much longer, on average, a random sequence's drawn length must be than the kept one,
-# per (domain, size, distribution), for domains whose sequences stop early (FrozenLake:
-# DomainSpec.early_stop_allowance); the other domains never stop early: 0.
+# per (domain, size, distribution), for domains whose sequences stop early
+# (DomainSpec.early_stop_allowance); the other domains never stop early: 0.
 EARLY_STOP_ALLOWANCE: dict[tuple[str, int, str], float] = {
     (name, size, dist): value for name, spec in SPECS.items() for (size, dist), value in spec.early_stop_allowance.items()
 }
@@ -131,7 +131,7 @@ def implied_mean_length(domain: str, size: int, split: str) -> float | None:
     """The mean action-sequence length Table 5's prediction count implies for one split.
 
     Table 5 counts ``instances + 2 * steps`` predictions (A.6), so the mean length
-    is ``(predictions - instances) / (2 * instances)``: e.g. Sokoban 5x5 train,
+    is ``(predictions - instances) / (2 * instances)``: e.g. a 5x5 train split counting 7146,
     ``(7146 - 500) / 1000 = 6.646``. None for a (domain, size) Table 5 does not list.
     """
     row = get_spec(domain).table5_predictions.get(int(size))

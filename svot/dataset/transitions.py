@@ -9,7 +9,7 @@ ground actions applied (none when the move is inapplicable). From that:
 * **inapplicable**: :func:`diagnose` joins every operator whose action literal
   matches against the true atoms (static ones included), precondition by
   precondition, and reports the candidate that got furthest and the
-  precondition it failed on (e.g. Sokoban's ``push`` failing ``(not (wall
+  precondition it failed on (e.g. a ``push`` operator failing ``(not (wall
   ?beyond))``). That failure names the reason (``blocked_by``: edge, wall,
   block, hole, goal) through the domain's phrase table (``DomainSpec.phrases``,
   from ``svot/domains/<name>/wording.py``; a predicate it does not list reads
@@ -25,11 +25,11 @@ scorer can also parse predictions by field):
 * ``Player position changes to {player_after}`` / ``Player position remains {player_after}``
 * then the domain's effect clauses (``DomainSpec.effect_clauses``; by default
   ``<field>: {<field>_after}`` for each field other than the player that changed):
-* Sokoban: ``block positions change: {block_pushed_from} → {block_pushed_to}`` /
+* e.g. a ``cells`` field: ``block positions change: {block_pushed_from} → {block_pushed_to}`` /
   ``block positions remain the same``
-* FrozenLake: ``tile: {tile_after}; status: {status_after}``
-* Pacman: ``the coin at {coin_eaten_at} is eaten`` / ``no coin is eaten``, ``collected coins: {collected_after} of N``
-* Gather: ``the player collects {balls_collected}`` in the paper's words (§5:
+* a tile and status: ``tile: {tile_after}; status: {status_after}``
+* eaten items: ``the coin at {coin_eaten_at} is eaten`` / ``no coin is eaten``, ``collected coins: {collected_after} of N``
+* coloured collections: ``the player collects {balls_collected}`` in the paper's words (§5:
   "collects 1 red ball and 1 blue ball"; ``no ball``) and
   ``collected so far: {collected_<colour>}, ...`` with values such as ``red 1``.
 

@@ -9,7 +9,7 @@ registered from outside gets generic words derived from its PDDL predicate names
 kinds and fields. Nothing here decides what happens: the engine does.
 
 Phrase templates take the ground atom's arguments, formatted: cells as
-``(r, c)``, directions as words, Gather distances ``k3`` as ``3``. Unbound
+``(r, c)``, directions as words, distances ``k3`` as ``3``. Unbound
 arguments (a precondition that failed while joining) are never referenced by a
 failure template.
 """
@@ -44,7 +44,7 @@ def phrase(domain: str, pred: str) -> Phrase:
 
 
 def dataset_action_text(domain: str, action: int, size: int) -> str:
-    """How the datasets write an action (Gather: the paper's "move down 4 steps", §4)."""
+    """How the datasets write an action (an action with a distance: the paper's "move down 4 steps", §4)."""
     return get_spec(domain).dataset_action_text(action, size)
 
 

@@ -246,7 +246,7 @@ class DomainSpec:
         raise NotImplementedError
 
     def is_failure(self, state: dict) -> bool:
-        """A terminal state that is not the goal (FrozenLake's hole)."""
+        """A terminal state that is not the goal (e.g. a hole, absorbing in the PDDL)."""
         return False
 
     # --- envs and rendering: env class, vector env, sprites, ANSI characters, labels ------------
@@ -385,7 +385,7 @@ class DomainSpec:
         )
 
     def description_colours(self, state: dict) -> tuple[str, ...]:
-        """prompts: the colours :meth:`describe` names for a map (Gather's balls); default none."""
+        """prompts: the colours :meth:`describe` names for a map (its coloured items); default none."""
         return ()
 
     def question(self) -> str:

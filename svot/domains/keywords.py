@@ -31,7 +31,7 @@ def colour_rank(colour: str) -> tuple:
 
 
 def collection_phrase(counts: dict) -> str:
-    """A Gather move's collection in the paper's words (§5: "collects 1 red ball and 1 blue ball").
+    """A move's collection of coloured items in the paper's words (§5: "collects 1 red ball and 1 blue ball").
 
     ``{"red": 1, "green": 0, "blue": 1}`` → ``1 red ball and 1 blue ball``;
     colours collected zero times are left out; none at all → ``no ball``.

@@ -1,8 +1,8 @@
 """A batched numpy engine compiled from the parsed PDDL: many problems, one array.
 
 Every problem of one (domain, size) has the same objects (cells, directions,
-distances, colours) and the same size-dependent static atoms (``adj``, Gather's
-``ray``). :class:`VectorEngine` grounds the domain once against those *shared*
+distances, colours) and the same size-dependent static atoms (``adj``, and
+any other, e.g. a ``ray``). :class:`VectorEngine` grounds the domain once against those *shared*
 statics (through :class:`~svot.engine.grounded.GroundTask` with a ``fold`` set,
 so grounding has a single implementation) and keeps everything else, the
 problem-specific statics included (walls, holes, goal squares), as columns of a
@@ -26,21 +26,21 @@ precondition and goal literal a "this column is 1" test.
 operator that deletes one of its atoms has that atom among its positive
 preconditions and adds as many of the group's atoms as it deletes, and every
 reference problem starts with exactly one of them true: ``{at}`` (the player's
-cell) in every shipped domain, ``{heading, idle}`` in Gather. Such a group is a
+cell) in every shipped domain, more where a domain has more (e.g. ``{heading, idle}``). Such a group is a
 finite-domain variable. Its value (which atom is true, or "none") lives in a bit
 field of a per-env integer ``code``, updated from each ground action with one
 ``(code & keep) | set``. Ground actions are tabled by (action literal, code), so a
 step checks a handful of candidates per env (one or two in most domains),
 never all ground actions of the literal.
 
-**A step** (one literal per env): look up the candidates, gather their
+**A step** (one literal per env): look up the candidates, index out their
 precondition columns (positive ones not implied by the code, and complements of
 negative ones) from the flattened state, take the first candidate whose columns
 are all 1, and write its delete and add columns (complements included) by flat
 index (padding writes 0 to FALSE and 1 to TRUE, so a row stays canonical), and
 "nothing applies" is the dummy action,
 which never holds and changes nothing. Then the domain's *internal* literals
-(Gather's ``advance``) are applied, for the envs that moved only, until none
+(``DomainSpec.internal``, e.g. an ``advance`` chain) are applied, for the envs that moved only, until none
 applies, so a macro move completes within one agent step as in
 :meth:`GroundedEngine.settle <svot.engine.grounded.GroundedEngine.settle>`.
 Envs whose code leaves no internal candidate drop out without another pass.

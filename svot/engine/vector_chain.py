@@ -7,7 +7,7 @@ that the candidate table can select becomes a *macro*
 (:class:`svot.engine.chain.Macro`, compiled from the parsed PDDL with the code's
 group values and the problems' at-most-one invariants as knowledge). A macro's
 open literals were written by no earlier step of its chain, so all of them are
-read from the state before the step in one gather, and the outcome follows:
+read from the state before the step in one indexed lookup, and the outcome follows:
 
 * per read step (the agent action, if its literals are not all implied by the
   code, then the chain's open steps), the first alternative whose literals

@@ -69,7 +69,7 @@ INFO_LEVELS = ("full", "state", "minimal")
 _LAZY_KEYS = {"full": ("state", "state_text", "atoms"), "state": ("state",), "minimal": ()}
 _CACHE_LIMIT = 200_000  # states whose views are kept, per problem
 _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
-# with more actions than this (Gather's k-cell moves) a state's moves rarely repeat in a run, and
+# with more actions than this (a domain whose moves take a distance) a state's moves rarely repeat in a run, and
 # remembering them (which grows the view dicts) costs more than the engine calls it saves
 _MEMO_MAX_ACTIONS = 8
 
@@ -142,7 +142,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
 
     # --- actions ----------------------------------------------------------------
     def action_text(self, action: int) -> str:
-        """``"move up"`` (Gather: ``"move up 2"``) for an action index."""
+        """``"move up"`` (with a distance: ``"move up 2"``) for an action index."""
         return self.dspec.action_text(self.dspec.check_action(action, self.size), self.size)
 
     def parse_action(self, text: str) -> int:
@@ -309,7 +309,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         else:
             sd = self._state_dict(state)
             obs = spec_observation(self.dspec, sd, self.size)
-        # a failure is absorbing (FrozenLake's hole: no agent action applies, the vector env's
+        # a failure is absorbing (absorbing in the PDDL: no agent action applies, the vector env's
         # assumption too), so the compiled engine asks the spec only in dead ends
         if self._tracks_failure and sd is None and (self.engine_kind != "grounded" or self._dead_end(state)):
             sd = self._state_dict(state)

@@ -2,7 +2,7 @@
 
 * :meth:`ConventionsMixin.get_keys_to_action` is what ``gymnasium.utils.play.play``
   looks up (``env.get_wrapper_attr("get_keys_to_action")``): arrow keys and
-  WASD for the four directions; Gather's ``k``-cell moves are a direction key
+  WASD for the four directions; ``k``-cell moves (actions with a distance) are a direction key
   held together with the digit ``k`` (a direction key alone is ``k = 1``).
   The mapping is read off the env's own action texts (``"move left 3"``), so
   it follows whatever actions a domain declares.
@@ -56,7 +56,7 @@ class ConventionsMixin:
     """``get_keys_to_action`` for envs with an ``action_space`` and ``action_text(a)``."""
 
     def get_keys_to_action(self) -> dict[tuple, int]:
-        """Keys for ``gymnasium.utils.play.play``: arrows and WASD; Gather: hold digit ``k`` for k cells."""
+        """Keys for ``gymnasium.utils.play.play``: arrows and WASD; distance moves: hold digit ``k`` for k cells."""
         return keys_for_action_texts([self.action_text(a) for a in range(int(self.action_space.n))])
 
 

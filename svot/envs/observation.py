@@ -35,7 +35,7 @@ def observation_layout(spec: DomainSpec, size: int, domain, folded: set) -> list
     """8 slots per cell (row-major): slot ``8*cell + i`` holds the atom that draws ``spec.kinds[i]`` there.
 
     The atom of a kind is found by name: ``(at ?c)`` draws ``player``, ``(p ?c)``
-    draws kind ``p``, ``(p ?c x)`` draws kind ``p_x`` (Gather's ``ball_red``).
+    draws kind ``p``, ``(p ?c x)`` draws kind ``p_x`` (e.g. ``ball_red``).
     Slots with no atom are padding (``None``).
     """
     kinds = {k: i for i, k in enumerate(spec.kinds)}

@@ -1,4 +1,5 @@
-"""Natively batched SVoT environments: ``gymnasium.make_vec("SVoT/Sokoban-5x5-v0", num_envs=1024)``.
+"""Natively batched SVoT environments: ``gymnasium.make_vec(env_id, num_envs=1024)``
+(ids: :func:`svot.envs.registration.registered_ids`).
 
 :class:`SVoTVectorEnv` steps all sub-environments at once on the
 :class:`~svot.engine.vector.VectorEngine` (one numpy array, compiled from the
@@ -16,8 +17,8 @@ registration). Problems come from a *pool*: ``pool_size`` solvable problems (def
 from a generator seeded by the seed given to :meth:`reset` (cached per process,
 so a second env with the same seed and pool size costs nothing; problem ``j`` is
 the same whatever the pool size). Generating it is the cost of the seeded
-``reset()`` (about a second for 1,024 problems; more for Sokoban OOD, whose
-solvability search is the slowest). Every (auto)reset then assigns an env a
+``reset()`` (about a second for 1,024 problems; more for OOD sizes whose
+solvability search is slow). Every (auto)reset then assigns an env a
 problem drawn from the pool with ``self.np_random``, so resets never wait on a
 solvability search, and the same seed and actions give the same trajectories.
 The first reset spreads the envs over distinct pool problems when the pool is
@@ -41,9 +42,9 @@ domain where it does not hold falls back to the spec per env (logged).
 
 ## Rewards, Episode End
 As the single env: reward 1.0 on reaching the goal; terminated on the goal or on
-a failure (FrozenLake's hole). Failure is the spec's ``is_failure``; it is
+a failure. Failure is the spec's ``is_failure``; it is
 evaluated only for envs in which no agent action applies any more (failures are
-absorbing in the PDDL, as FrozenLake's holes are), once per (problem, state),
+absorbing in the PDDL), once per (problem, state),
 cached.
 
 ## Autoreset
@@ -402,14 +403,14 @@ class SVoTVectorEnv(VectorEnv):
             info.update(info_extra)
         return obs, reward, terminated, truncated, info
 
-    # --- failure (FrozenLake's hole): absorbing states the spec calls failures --------------------
+    # --- failure (``is_failure``): absorbing states the spec calls failures --------------------
     def _failure_of(self, goal: np.ndarray) -> np.ndarray:
-        """Per env: the spec's ``is_failure`` of its state (FrozenLake's hole).
+        """Per env: the spec's ``is_failure`` of its state.
 
         Asked of the spec only where no agent action applies any more (a failure
-        is absorbing in the PDDL, as FrozenLake's hole is), once per (problem,
+        is absorbing in the PDDL), once per (problem,
         state). When the engine's pivot code fixes the whole changing part of a
-        state (FrozenLake: the player's cell), the answers live in a
+        state (e.g. only the player's cell changes), the answers live in a
         (problem × code) table and a step costs one lookup.
         """
         st = self._state

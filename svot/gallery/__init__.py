@@ -11,7 +11,7 @@ instance, ``per_page`` to a page (step images that enlarge on click, actions,
 goal, prompt, state texts, reasoning chains, the four choices with the correct
 one marked; with predictions, the model's answers beside them), an index, a
 search by id, a client-side filter by domain, size and split
-(``index.html#domain=sokoban&split=test_id``), PNG files next to the pages and
+(``index.html#domain=<name>&split=test_id``), PNG files next to the pages and
 relative links only: it works from ``file://`` with no network. The same data
 gives the same bytes. See :mod:`svot.gallery.build` for the layout and
 :mod:`svot.gallery.assets` for what the page script does.

@@ -3,7 +3,7 @@
 The script works from ``file://``: it reads the JSON embedded in the page
 (``<script type="application/json" id="svot-data">``), never fetches anything.
 
-* **Filter.** ``#domain=sokoban&split=test_id`` (also ``size=5``; a value may
+* **Filter.** ``#domain=<name>&split=test_id`` (also ``size=5``; a value may
   list several, ``split=test_id,test_ood``; a ``?query`` works the same when
   there is no hash) hides every ``.card`` whose ``data-domain`` / ``data-size`` /
   ``data-split`` does not match. On the index the selects filter in place (and

@@ -475,7 +475,7 @@ def build_gallery(
     enlarge it), actions, the goal, the prompt, state texts, reasoning chains,
     the four choices with the correct one marked; an index of every split, a
     search by instance id, and a client-side filter by domain, size and split
-    (also from the URL: ``index.html#domain=sokoban&split=test_id``).
+    (also from the URL: ``index.html#domain=<name>&split=test_id``).
     ``predictions``: a JSON Lines file as ``svot evaluate`` reads; each card then
     shows the model's answers beside the truth, and pages filter by
     ``#wrong=1&metric=answer``. Works offline from ``file://``. Rebuilding into

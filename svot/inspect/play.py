@@ -4,10 +4,10 @@ Each sample is an episode of ``SVoT/<Domain>-<n>x<n>[-OOD]-v0`` reset with its
 own seed. The model sees the domain description, the state text and the
 image; every ``move`` call steps the env and answers with the new state text
 and image (or says the move was inapplicable). The episode ends at the goal,
-at a failure (FrozenLake hole), or after ``max_moves`` moves.
+at a failure (the spec's ``is_failure``, e.g. an absorbing hole), or after ``max_moves`` moves.
 
-The env's plan (``env.plan``: BFS-shortest for Maze, FrozenLake and Sokoban;
-greedy for Pacman and Gather unless the env reports ``plan_optimal``) is the
+The env's plan (``env.plan``: BFS-shortest, or from the spec's ``solver_module``,
+which may be greedy unless the env reports ``plan_optimal``) is the
 yardstick for "steps over plan".
 """
 

@@ -19,7 +19,7 @@ from svot.inspect import svot_samples as _sv
 from svot.inspect._truth import expose_truth
 
 
-DEFAULT_DOMAIN = DOMAINS[0]  # the first built-in domain, Maze
+DEFAULT_DOMAIN = DOMAINS[0]  # the first built-in domain
 
 
 def _size(domain: str, size) -> int:

@@ -91,7 +91,7 @@ def normalize_action(text) -> str | None:
     anywhere in the text (after a leading step ordinal such as ``3.`` is
     dropped) is the distance ``k``. The text is otherwise free: ``"up"``,
     ``"Move UP"``, ``"move down 3 steps"``, ``"down by 3"`` all read.
-    Domains whose actions take no distance (all but Gather) expect none, so
+    Domains whose action texts take no distance (most of them) expect none, so
     ``"move up 2"`` does not equal ``"move up"`` there.
     """
     if not isinstance(text, str):

@@ -13,7 +13,7 @@ files is taken from the first (paths in sorted order). The reading is
 
 **Predictions** are JSON Lines, one object per instance::
 
-    {"id": "sokoban-5x5-test_id-000-0",
+    {"id": "<domain>-5x5-test_id-000-0",
      "choice": "The answer is (B)",                  # classification: a letter in free text
      "answer": "Player: (2, 1); blocks: (2, 2)",      # free response (the dataset's answer format)
      "z_texts": ["Action 1: move down\\nPlayer: (1, 0)\\n...", ...],  # z_i = <a_i, s_i> per step (the data's z_text)

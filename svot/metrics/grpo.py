@@ -11,7 +11,7 @@ state, visualization and goal predictions::
     from svot.metrics.grpo import make_reward_funcs
     funcs, weights = make_reward_funcs("prm")
     trainer = GRPOTrainer(model, reward_funcs=funcs, args=GRPOConfig(reward_weights=weights, ...),
-                          train_dataset=load_dataset("data/", "sokoban-5x5", split="train"))
+                          train_dataset=load_dataset("data/", "<domain>-5x5", split="train"))
 
 **Dataset.** A method view of the export (``svot export --view svot``, or
 ``wo-v``, ``wo-rl-c``, ``mvot``, ``tcot``, ``stepwise``: :mod:`svot.dataset.chat`):

@@ -43,7 +43,7 @@ field                  phrase                                                  v
 **Preconditions count** (SVoT §3: "P(c_i) contains keywords extracted from
 action preconditions and effects (e.g., 'with no block above it' for
 preconditions, and 'block position(s) remain the same' for effects in
-Sokoban)"). The ground truth lists one ``pre <object> (r, c)`` field per object
+[a block-pushing domain])"). The ground truth lists one ``pre <object> (r, c)`` field per object
 precondition its chain states (walls, blocks, holes, the goal, coins; see
 :data:`svot.dataset.wording.PRECONDITION_WORDS`), so a chain that states a false
 precondition, or skips them, loses those fields. A precondition phrase belongs
@@ -104,7 +104,7 @@ _COINS = re.compile(r"\bcollected\s+coins\s*:\s*([0-9]{1,9})(?![0-9])", _I)
 _BY_MOVE = re.compile(r"collected\s+by\s+this\s+move\s*:([^;.\n]*)", _I)
 _SO_FAR = re.compile(r"collected\s+so\s+far\s*:([^;.\n]*)", _I)
 _COLOUR_COUNT = re.compile(r"([a-z][a-z_]*)\s*:?\s+([0-9]{1,9})(?![0-9])", _I)
-# the paper's wording of a Gather move's collection: "collects 1 red ball and 1 blue ball"
+# the paper's wording of a collecting move's per-colour items: "collects 1 red ball and 1 blue ball"
 _COLLECTS = re.compile(r"\bcollects?\s+((?:(?:and\s+|,\s*)?[0-9]{1,9}\s+[a-z][a-z_]*\s+balls?\b\s*)+)", _I)
 _COLLECTS_ITEM = re.compile(r"([0-9]{1,9})\s+([a-z][a-z_]*)\s+balls?", _I)
 _COLLECTS_NONE = re.compile(r"\bcollects?\s+no\s+balls?\b|\bno\s+balls?\s+(?:is|are)\s+collected\b", _I)
@@ -405,9 +405,9 @@ def field_group(name: str) -> str:
     """The column a keyword field is reported under in per-field tables.
 
     Object preconditions (``pre block (1, 3)``...) go under ``preconditions``;
-    Gather's per-colour running totals under one column (``collected``:
-    right when every colour is), Sokoban's block effect under
-    ``blocks`` and Pacman's coin effect under ``coin_eaten``.
+    per-colour running totals of collected items under one column
+    (``collected``: right when every colour is), a pushed-block effect under
+    ``blocks`` and an eaten-coin effect under ``coin_eaten``.
     """
     if name.startswith("pre "):
         return "preconditions"

@@ -4,7 +4,7 @@ An intermediate state is ``z_i = <a_i, s_i>``: the action and the state
 description, written in the datasets as (``svot.dataset.prompts.z_text``)::
 
     Action 3: move up
-    Sokoban, 5x5 grid.
+    <Title>, 5x5 grid.
     Player: (1, 0)
     Blocks: (2, 1)
     Goals: (3, 1)
@@ -15,11 +15,11 @@ fields of :data:`STATE_FIELDS` for the domain, its spec's ``state_fields``
 (or the ``fields`` argument).
 
 **Which fields count.** Only fields that can change from one step to the next:
-the action and the dynamic parts of the state. Constant fields (Maze walls and
-goal, FrozenLake holes, goal and start, Sokoban walls and goal squares,
-Pacman's total: the spec's ``constant_fields``) are left out by default: they are copied from the prompt, so
+the action and the dynamic parts of the state. Constant fields (the spec's
+``constant_fields``: e.g. walls, holes, goal squares, a start cell, an item
+total) are left out by default: they are copied from the prompt, so
 they would only dilute the reward (a model that copies the layout and gets the
-move wrong would still score 0.75 on a Sokoban state). Pass ``fields=`` to use
+move wrong would still score 0.75 on a state with player, blocks, goals and walls). Pass ``fields=`` to use
 another set, e.g. ``fields=("action", "player")`` or every field of the spec
 (:func:`all_fields`).
 
@@ -33,7 +33,7 @@ that cannot be read scores 0.
 **Equality** is exact on canonical values: a cell is ``(r, c)``; a list of
 cells (blocks, coins) is one field, equal when the *sets* are equal (order and
 repeats do not matter); counts are integers; words are compared in lower case;
-Gather's ``collected`` (``red 1, green 0``) and ``balls`` are equal when they
+per-colour item fields such as ``collected`` (``red 1, green 0``) and ``balls`` are equal when they
 agree on every colour, a colour left out meaning zero / none.
 """
 
@@ -238,8 +238,8 @@ def state_reward(
             anything else scores 0. It may hold the reasoning chain before ``z_i``.
         truth: the ground-truth state dict (``info["state"]``, the dataset's
             ``state`` JSON), or a dict that also holds ``"action"``.
-        action: the ground-truth action text (``"move up"``, Gather
-            ``"move up 3"``); overrides ``truth["action"]``. When neither gives
+        action: the ground-truth action text (``"move up"``, or
+            ``"move up 3"`` where actions take a distance); overrides ``truth["action"]``. When neither gives
             an action, ``"action"`` is dropped from the fields.
         domain: the domain name; default ``truth["domain"]``.
         fields: ``P(z)``; default :func:`state_fields` of the domain.

@@ -87,7 +87,7 @@ def match_atom(args: tuple, fact: tuple, binding: dict) -> dict | None:
 
 
 def domain_path(name: str) -> Path:
-    """Path of a shipped domain file, e.g. ``domain_path("sokoban")``."""
+    """Path of a shipped domain file, e.g. ``domain_path(spec.pddl)``."""
     ref = resources.files("svot.domains_pddl").joinpath(f"{name}.pddl")
     path = Path(str(ref))
     if not path.is_file():

@@ -69,8 +69,8 @@ def generate(
     """One solvable problem of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters.
 
     ``plan=False`` lets a domain whose layouts are solvable without a search
-    (``DomainSpec.plan_optional``: FrozenLake's path check; Pacman, Gather:
-    every layout) skip planning: its ``Generated.plan`` is then ``None``
+    (``DomainSpec.plan_optional``: e.g. a cheaper path check, or every
+    layout solvable by construction) skip planning: its ``Generated.plan`` is then ``None``
     (:func:`solve` gives the same plan later). The problem, and the draws taken
     from ``rng``, are the same either way. Other domains, whose solvability
     *is* the search, always plan.
@@ -87,7 +87,7 @@ def generate(
 
 
 def sampling_params(domain: str, size: int, split: str, *, allow_any_size: bool = False) -> dict:
-    """The fixed parameters ``generate`` uses (densities, counts; Sokoban's block range).
+    """The fixed parameters ``generate`` uses (densities, counts, e.g. a block-count range).
 
     ``{}`` for a registered generator without ``sampling_params`` (it is optional there).
     """
@@ -112,12 +112,12 @@ def solve(
     by breadth-first search on the grounded engine (:func:`breadth_first_plan`:
     actions tried in index order), None when the goal is unreachable or more
     than ``max_states`` states would be needed; a state the PDDL makes
-    absorbing (FrozenLake's holes) has no plan through it. A domain may name its
+    absorbing (e.g. a hole) has no plan through it. A domain may name its
     own solver (``DomainSpec.solver_module``, see its ``solver.py``), which gets
     the same options: ``prune=False`` turns off a solver's skipping of provably
-    dead states (Sokoban; the plan is the same either way), ``greedy=True`` asks
-    for a solver's faster plan that is not always shortest (Pacman, Gather:
-    never None), and ``max_states`` caps its search (None past it).
+    dead states (e.g. stuck blocks; the plan is the same either way), ``greedy=True`` asks
+    for a solver's faster plan that is not always shortest (for collect-everything
+    domains: never None), and ``max_states`` caps its search (None past it).
     """
     spec = get_spec(domain)
     if isinstance(problem_or_state, Problem):

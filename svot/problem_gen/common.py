@@ -44,7 +44,7 @@ class Generated:
     False only for a greedy fallback beyond the optimal solvers' limits.
     ``params`` holds the sampling parameters actually used (densities, counts,
     and ``attempts``: how many layouts were drawn until this one was kept;
-    FrozenLake: boards drawn, Gather: colourings drawn, Pacman: always 1).
+    e.g. boards drawn until one is solvable, colourings drawn, or always 1).
     The last dash-separated part of ``problem.name`` is a digest of the layout
     alone (not the split): equal layouts in two splits share it.
     """

@@ -2,10 +2,10 @@
 
 Search and plan verification run on ground actions from the grounded engine
 (:class:`svot.engine.GroundTask`); nothing here knows a domain's rules. To avoid
-grounding every sampled layout from scratch (about 6 ms for a 6×6 Sokoban, 16 ms
-for a 6×6 Gather), :class:`SearchGrounding` grounds one *template* problem per
+grounding every sampled layout from scratch (about 6 ms to 16 ms for a 6×6
+built-in domain), :class:`SearchGrounding` grounds one *template* problem per
 (domain, size) with only the size-dependent static predicates folded away
-(``adj``, Gather's ``ray``): walls, holes, goals... then stay as fluent bits that
+(``adj``, or a domain's own, e.g. a ``ray`` of cells): walls, holes, goals... then stay as fluent bits that
 no action changes, which is exactly what ``GroundTask(fold=...)`` is for. A
 concrete problem is then just an initial bitset and goal masks over that
 grounding (:class:`Bound`). ``tests/problem_gen`` checks step for step that this

@@ -1,8 +1,8 @@
 """Shortest plans for collect-everything domains, derived from the engine.
 
 Plain breadth-first search over the engine's states is exact but too slow
-here: a 6×6 Pacman with 18 coins has millions of (cell, coins left) states, and
-a 6×6 OOD Gather took 213 s to search (1.07 M states). Such domains have one
+here: a 6×6 board with 18 coins has millions of (cell, coins left) states, and
+a 6×6 OOD board whose moves sweep whole lines took 213 s to search (1.07 M states). Such domains have one
 shape: an agent action moves the player and removes the items (coins, balls) on
 the cells it sweeps, and items never block a move. So the search runs on a
 *move table* instead: for every cell and agent action, the destination and the
@@ -13,12 +13,12 @@ destination, which checks that items do not block). Nothing about the rules is
 written here; what the table cannot express raises :class:`ProblemError`.
 
 - :func:`held_karp_plan`: for domains whose moves each sweep exactly their
-  destination (Pacman), a plan is a walk and its length is the sum of
+  destination (one-cell moves), a plan is a walk and its length is the sum of
   shortest-path distances between the items in the order they are first
   reached; the Held-Karp dynamic programme over item subsets finds the best
   order exactly (numpy, 2^k × k cells).
 - :func:`line_cover_plan`: for domains whose moves sweep cells of one row or
-  one column (Gather), A* over (cell, items left) with an admissible,
+  one column (multi-cell moves), A* over (cell, items left) with an admissible,
   consistent heuristic: at least as many moves remain as the minimum number of
   rows and columns covering the remaining items (a minimum vertex cover of the
   row/column bipartite graph, by König's theorem its maximum matching).

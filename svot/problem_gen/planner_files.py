@@ -9,7 +9,7 @@ numpy.random.default_rng(s))`` draws):
   positive form also the complement atoms);
 - ``p<s>.plan``: svot's plan as ground operators, one ``(op args)`` a line (the
   IPC plan format VAL and unified-planning read), the engine's internal steps
-  (Gather's ``advance`` chain) included;
+  (e.g. a multi-cell move's ``advance`` chain) included;
 - ``manifest.json``: per problem its name, plan length in agent actions and in
   operators, ``plan_optimal``, and sha256 of every file.
 

@@ -2,8 +2,8 @@
 
 Row ``r`` of the grid is line ``r`` of the output; cell ``(r, c)`` is character
 ``2 * c`` of that line (cells are separated by one space). After a blank line,
-a legend lists the characters of the domain's label vocabulary, e.g. for
-Sokoban::
+a legend lists the characters of the domain's label vocabulary, e.g. for a
+domain with blocks to push onto goals::
 
     P . # .
     . B G .
@@ -14,7 +14,7 @@ Sokoban::
 A character means the same thing in every domain: each domain's spec gives
 the characters of its labels (``ansi_chars``, in its ``look.py``), and
 :data:`CHARS` is all of them: ``.`` an empty cell (the legend says what an empty
-cell is in the domain, ``spec.empty_cell_name``: Sokoban's floor, FrozenLake's
+cell is in the domain, ``spec.empty_cell_name``: e.g. floor or
 frozen ice), ``P`` player, ``#`` wall, ``G`` goal, ``B`` block, ``*`` block on a
 goal, ``+`` player on a goal, ``o`` coin, ``r g b y`` red/green/blue/yellow
 balls, ``H`` hole, ``X`` player in a hole, ``S`` start, ``@`` player on the

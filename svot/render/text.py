@@ -2,7 +2,7 @@
 
 Format (one line each)::
 
-    Sokoban, 5x5 grid.
+    <Title>, 5x5 grid.
     Player: (0, 0)
     Blocks: (1, 1), (2, 2)
     Goals: (2, 4), (3, 1)
