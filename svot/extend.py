@@ -21,9 +21,9 @@ from __future__ import annotations
 import gymnasium as gym
 
 from svot.domains import DomainSpec, register_spec, SPECS
+from svot.domains.base import check_spec
 from svot.envs.base import SVoTEnv
 from svot.envs.registration import ENV_CLASSES, VECTOR_CLASSES, env_id, max_episode_steps
-from svot.errors import ConfigError
 from svot.pddl import load_domain
 from svot.pddl.problem import remember_domain
 from svot.problem_gen import register_generator, unregister_generator
@@ -36,8 +36,7 @@ def register_domain(spec: DomainSpec, generator, *, env_class: type[SVoTEnv] | s
     plain :class:`~svot.envs.base.SVoTEnv` subclass; their vector entry point is the spec's
     ``vector_entry_point`` (None: ``gymnasium.make_vec`` wraps the single env).
     """
-    if not isinstance(spec, DomainSpec):
-        raise ConfigError(f"spec must be a svot.domains.DomainSpec instance, got {type(spec).__name__}")
+    check_spec(spec)  # before anything is registered: a spec missing a required hook fails here, whole
     # parse now: a malformed file fails here, with its line; problems then find it by name for to_pddl()
     remember_domain(spec.name, load_domain(spec.pddl))
     register_spec(spec)

@@ -231,6 +231,14 @@ class DomainSpec:
     def size_of(self, problem: Problem) -> int:
         return int(round(len(problem.objects_of("cell")) ** 0.5))
 
+    def problem_from_state(self, state: dict, name: str) -> Problem:
+        """The PDDL problem whose initial state is ``state`` (the inverse of :meth:`state_dict`).
+
+        Generation, solving and ``reset(options={"problem": state})`` build problems with it;
+        :meth:`problem` adds the atoms every problem of the size shares.
+        """
+        raise NotImplementedError
+
     # --- reading states ----------------------------------------------------------
     def state_dict(self, atoms, size: int) -> dict:
         """The state dict from the true atoms (any iterable of atom tuples).
@@ -455,6 +463,46 @@ class DomainSpec:
     # left out of them because no action changes them.
     state_fields: ClassVar[tuple[str, ...] | None] = None
     constant_fields: ClassVar[tuple[str, ...]] = ()
+
+
+#: What a spec must set itself: the class attributes without a default, and the hooks whose base
+#: version only raises. Every other hook above has a default that works for any grid domain.
+REQUIRED_ATTRIBUTES = ("name", "title", "pddl", "sizes", "kinds", "fields")
+REQUIRED_HOOKS = ("problem_from_state", "state_dict", "cell_kinds")
+
+
+def check_spec(spec: DomainSpec) -> None:
+    """Refuse a spec that leaves out a required piece or sets one of the wrong shape.
+
+    :func:`svot.domains.register_spec` calls it, so that a new domain fails at registration,
+    with every missing name in one message, rather than deep inside an env or an export.
+    """
+    cls = type(spec)
+    where = f"{cls.__module__}.{cls.__qualname__}"
+    if not isinstance(spec, DomainSpec):
+        raise ConfigError(f"a domain spec must be a svot.domains.DomainSpec instance, got {where}")
+    missing = [a for a in REQUIRED_ATTRIBUTES if not hasattr(spec, a)]
+    missing += [f"{h}()" for h in REQUIRED_HOOKS if getattr(cls, h) is getattr(DomainSpec, h)]
+    if missing:
+        raise ConfigError(f"{where} does not set {', '.join(missing)}: every DomainSpec must (svot.domains.base)")
+    problems = []
+    if not isinstance(spec.name, str) or not spec.name or spec.name != spec.name.lower():
+        problems.append(f"name {spec.name!r} must be a non-empty lower-case string (the registry key)")
+    if not isinstance(spec.title, str) or not spec.title:
+        problems.append(f"title {spec.title!r} must be a non-empty string")
+    if not isinstance(spec.sizes, tuple) or not spec.sizes or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 2 for n in spec.sizes
+    ):
+        problems.append(f"sizes {spec.sizes!r} must be a non-empty tuple of integers >= 2")
+    if not isinstance(spec.kinds, tuple) or not all(isinstance(k, str) and k for k in spec.kinds) \
+            or len(set(spec.kinds)) != len(spec.kinds):
+        problems.append(f"kinds {spec.kinds!r} must be a tuple of distinct non-empty strings")
+    if not isinstance(spec.fields, tuple) or not all(isinstance(f, Field) for f in spec.fields):
+        problems.append("fields must be a tuple of svot.domains.Field")
+    elif len({f.key for f in spec.fields}) != len(spec.fields):
+        problems.append(f"field keys {[f.key for f in spec.fields]} must be distinct")
+    if problems:
+        raise ConfigError(f"{where}: " + "; ".join(problems))
 
 
 def player_of(atoms) -> Cell:
