@@ -38,6 +38,18 @@ SAMPLE_STATES = {
         "player": [0, 0],
         "balls": {"red": [[0, 2], [0, 3]], "green": [[4, 0]], "blue": [[2, 2]]},
     },
+    "questmaze": {
+        "domain": "questmaze",
+        "size": 3,
+        "player": [0, 0],
+        "princess": [2, 2],
+        "treasure": [0, 2],
+        "items": {"key": [[1, 1]], "food": [[2, 0]]},
+        "collected": {},
+        "reached": "none",
+        "walls_right": [[0, 1], [1, 0]],
+        "walls_down": [[0, 2], [1, 1]],
+    },
 }
 
 

@@ -7,6 +7,7 @@ from svot.domains.frozenlake import FrozenLakeSpec
 from svot.domains.gather import GatherSpec
 from svot.domains.maze import MazeSpec
 from svot.domains.pacman import PacmanSpec
+from svot.domains.questmaze import QuestMazeSpec
 from svot.domains.sokoban import SokobanSpec
 from svot.errors import ConfigError
 
@@ -24,7 +25,8 @@ def register_spec(spec: DomainSpec) -> DomainSpec:
     return spec
 
 
-for _cls in (MazeSpec, FrozenLakeSpec, SokobanSpec, PacmanSpec, GatherSpec):
+# SVoT's five (in the export order), then RuleMaze's walled QuestMaze
+for _cls in (MazeSpec, FrozenLakeSpec, SokobanSpec, PacmanSpec, GatherSpec, QuestMazeSpec):
     register_spec(_cls())
 
 DOMAINS = tuple(SPECS)

@@ -265,6 +265,10 @@ class DomainSpec:
     # then wraps the single env).
     env_entry_point: ClassVar[str | None] = None
     vector_entry_point: ClassVar[str | None] = None
+    # svot.envs.observation reads the observation grid straight off the engine's state bits, one
+    # atom per (cell, kind), found by predicate name. False: some kind is drawn by no single atom
+    # (a wall that is the absence of a passage), so the envs draw every grid from cell_kinds.
+    observation_from_atoms: ClassVar[bool] = True
 
     # svot.render.sprites: the floor (background) colour of every cell, whether empty cells carry
     # a faint ice sheen, and the sprite each kind is drawn with (kind -> sprite name of the

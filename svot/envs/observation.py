@@ -172,7 +172,7 @@ def observer_for(spec: DomainSpec, size: int, task) -> BitObserver | None:
     ``static_atoms`` and ``domain``); anything else has no bit states to read.
     """
     fluents = getattr(task, "fluents", None)
-    if fluents is None:
+    if fluents is None or not spec.observation_from_atoms:
         return None
     per_task = _OBSERVERS.get(task)
     if per_task is None:

@@ -55,9 +55,12 @@ BALL_COLOURS = {
     "yellow": (238, 202, 36),
 }
 #: Every sprite the library draws (others are ``generic:<kind>``, a shape of the kind's own).
+#: Walls on a cell's edge (grids whose walls lie between cells): ``edge_<side>``.
+EDGE_SIDES = ("right", "down")
 LIBRARY = frozenset(
     {"player", "wall", "crate", "crate_on_target", "target", "coin", "hole", "start", "gift", "flag"}
     | {f"ball_{c}" for c in BALL_COLOURS}
+    | {f"edge_{side}" for side in EDGE_SIDES}
 )
 
 
@@ -267,6 +270,13 @@ def _generic(cv: _Canvas, kind: str):
     cv.d.regular_polygon((cv.W / 2, cv.H / 2, 0.32 * cv.m), sides, rotation=0, fill=col)
 
 
+def _edge(cv: _Canvas, side: str):
+    """A dark bar along the tile's right or lower edge, a tenth of the tile thick."""
+    t = max(SCALE, round(0.1 * cv.m))
+    box = (cv.W - t, 0, cv.W, cv.H) if side == "right" else (0, cv.H - t, cv.W, cv.H)
+    cv.d.rectangle(box, fill=(52, 44, 38))
+
+
 def _draw(cv: _Canvas, name: str, shrink_player: bool) -> None:
     if name == "player":
         _player(cv, shrink_player)
@@ -290,6 +300,8 @@ def _draw(cv: _Canvas, name: str, shrink_player: bool) -> None:
         _gift(cv)
     elif name == "flag":
         _flag(cv)
+    elif name.startswith("edge_") and name[5:] in EDGE_SIDES:
+        _edge(cv, name[5:])
     else:
         _generic(cv, name.removeprefix("generic:"))
 

@@ -59,6 +59,8 @@ from typing import Callable, Iterable
 import numpy as np
 
 from svot.dataset.writers import atomic_write_bytes
+# Alg. 3 (CreateMaze) lives with the walled grids of the domain layer, where domains sampling such layouts find it
+from svot.domains.passages import LOOP_PERCENT, create_maze, dfs_perfect_maze, loop_removals, opens_square  # noqa: F401
 from svot.jsonl import iter_lines, loads
 from svot.parallel import process_pool
 from svot.rulemaze import symbols as S
@@ -67,7 +69,6 @@ from svot.rulemaze.maze import Cell, Maze
 from svot.rulemaze.paths import path_cells, remember_paths, shared_cells, solution_paths
 from svot.rulemaze.quest_open import logical_size, open_quest_maze
 
-LOOP_PERCENT = 10
 #: RegularMaze colourings: Alg. 4 as printed (default) or the authors' whole-path painting.
 COLORINGS = ("paper", "authors")
 #: QuestMaze layouts: ``walls`` (3x3 walled maze, RuleMaze/QuestMaze-3x3-v0) or ``open`` (the
@@ -75,110 +76,6 @@ COLORINGS = ("paper", "authors")
 LAYOUTS = ("walls", "open")
 UNCOLOURED_PROBABILITY = 0.2
 DEFAULT_MAX_TRIES = 10_000
-
-
-# --------------------------------------------------------------------- Alg. 3
-def _grid_neighbours(cell: Cell, size: int) -> list[Cell]:
-    out = []
-    for dr, dc in S.DELTAS.values():
-        r, c = cell[0] + dr, cell[1] + dc
-        if 0 <= r < size and 0 <= c < size:
-            out.append((r, c))
-    return out
-
-
-def _inner_edges(size: int) -> list[tuple[Cell, Cell]]:
-    out = []
-    for r in range(size):
-        for c in range(size):
-            if c + 1 < size:
-                out.append(((r, c), (r, c + 1)))
-            if r + 1 < size:
-                out.append(((r, c), (r + 1, c)))
-    return sorted(out)
-
-
-def dfs_perfect_maze(size: int, src: Cell, rng: np.random.Generator) -> set[tuple[Cell, Cell]]:
-    """Phase 1 of Alg. 3: the passages of a perfect maze grown by DFS from ``src``."""
-    passages: set[tuple[Cell, Cell]] = set()
-    stack = [src]
-    visited = {src}
-    while stack:
-        u = stack[-1]
-        options = [v for v in _grid_neighbours(u, size) if v not in visited]
-        if options:
-            v = options[int(rng.integers(len(options)))]
-            passages.add((min(u, v), max(u, v)))
-            visited.add(v)
-            stack.append(v)
-        else:
-            stack.pop()
-    return passages
-
-
-def _tree_path(passages: set[tuple[Cell, Cell]], src: Cell, dst: Cell) -> list[Cell]:
-    adj: dict[Cell, list[Cell]] = {}
-    for a, b in sorted(passages):
-        adj.setdefault(a, []).append(b)
-        adj.setdefault(b, []).append(a)
-    parent = {src: src}
-    todo = [src]
-    while todo:
-        u = todo.pop()
-        for v in adj.get(u, []):
-            if v not in parent:
-                parent[v] = u
-                todo.append(v)
-    path = [dst]
-    while path[-1] != src:
-        path.append(parent[path[-1]])
-    return path[::-1]
-
-
-def opens_square(passages: set[tuple[Cell, Cell]], wall: tuple[Cell, Cell], size: int) -> bool:
-    """Whether opening ``wall`` would leave some 2x2 block with all four inner passages open."""
-    (ar, ac), (br, bc) = wall
-    for r0 in (min(ar, br) - 1, min(ar, br)):
-        for c0 in (min(ac, bc) - 1, min(ac, bc)):
-            if not (0 <= r0 < size - 1 and 0 <= c0 < size - 1):
-                continue
-            edges = [((r0, c0), (r0, c0 + 1)), ((r0 + 1, c0), (r0 + 1, c0 + 1)),
-                     ((r0, c0), (r0 + 1, c0)), ((r0, c0 + 1), (r0 + 1, c0 + 1))]
-            if wall in edges and all(e == wall or e in passages for e in edges):
-                return True
-    return False
-
-
-def loop_removals(n_walls: int, loop_percent: float = LOOP_PERCENT) -> int:
-    """How many of ``n_walls`` candidate walls phase 2 of Alg. 3 removes:
-    ``ceil(n_walls / 3 * loop_percent / 100)`` (0 when there are none)."""
-    if n_walls <= 0 or loop_percent <= 0:
-        return 0
-    return int(np.ceil(n_walls * loop_percent / 300 - 1e-12))
-
-
-def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Generator,
-                loop_percent: float = LOOP_PERCENT) -> tuple[tuple[Cell, Cell], ...]:
-    """Alg. 3 ``CreateMaze``: DFS perfect maze, then loop injection. Returns passages."""
-    passages = dfs_perfect_maze(size, src, rng)
-    on_path: set[Cell] = set()
-    for dst in dsts:
-        on_path.update(_tree_path(passages, src, dst))
-    closed = [w for w in _inner_edges(size) if w not in passages]
-    on_walls = [w for w in closed if w[0] in on_path or w[1] in on_path]
-    off_walls = [w for w in closed if not (w[0] in on_path or w[1] in on_path)]
-    check_squares = size > 2
-    for group in (on_walls, off_walls):
-        todo = loop_removals(len(group), loop_percent)
-        for i in rng.permutation(len(group)):
-            if todo == 0:
-                break
-            wall = group[int(i)]
-            if check_squares and opens_square(passages, wall, size):
-                continue
-            passages.add(wall)
-            todo -= 1
-    return tuple(sorted(passages))
 
 
 # --------------------------------------------------------------------- Alg. 4

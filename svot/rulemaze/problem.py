@@ -23,6 +23,7 @@ maze, :func:`engine_position` and :func:`collected_cells` read its states.
 
 from __future__ import annotations
 
+from svot.domains import get_spec
 from svot.errors import ProblemError
 from svot.pddl import Problem, load_domain
 from svot.rulemaze import symbols as S
@@ -68,8 +69,34 @@ def action_key(direction: str) -> tuple:
     return ("move", direction)
 
 
+def quest_state(maze: Maze) -> dict:
+    """A walled QuestMaze as a state dict of the ``questmaze`` domain (its initial state)."""
+    n = maze.size
+    items: dict[str, list] = {}
+    for r in range(n):
+        for c in range(n):
+            if maze.symbol((r, c)) in S.ITEMS:
+                items.setdefault(maze.symbol((r, c)), []).append([r, c])
+    targets = {maze.symbol(g): list(g) for g in maze.goals}
+    opened = set(maze.passages)
+    return {
+        "domain": DOMAINS[S.QUEST], "size": n, "player": list(maze.start),
+        "princess": targets["princess"], "treasure": targets["treasure"],
+        "items": {i: items[i] for i in S.ITEMS if i in items}, "collected": {}, "reached": "none",
+        "walls_right": [[r, c] for r in range(n) for c in range(n - 1) if ((r, c), (r, c + 1)) not in opened],
+        "walls_down": [[r, c] for r in range(n - 1) for c in range(n) if ((r, c), (r + 1, c)) not in opened],
+    }
+
+
 def maze_problem(maze: Maze, name: str | None = None) -> Problem:
-    """The PDDL problem of ``maze`` (see the module docstring)."""
+    """The PDDL problem of ``maze`` (see the module docstring).
+
+    A walled QuestMaze's problem is the ``questmaze`` domain's own (its spec writes it from
+    :func:`quest_state`): RuleMaze steps the registry's domain, not a problem of its own.
+    """
+    if maze.scenario == S.QUEST and not maze.open_grid:
+        return get_spec(DOMAINS[S.QUEST]).problem_from_state(
+            quest_state(maze), f"{maze_domain_name(maze)}-{maze.size}x{maze.size}" if name is None else name)
     n = maze.size
     cells = [(r, c) for r in range(n) for c in range(n)]
     objects = [(cell_name(c), "cell") for c in cells] + [(d, "direction") for d in DIRECTIONS]

@@ -15,7 +15,9 @@ ALL_IDS = registered_ids()
 
 
 def test_registry_has_every_domain_size_and_split():
-    assert len(ALL_IDS) == 30
+    # SVoT's five domains x 3 Table 5 sizes x (ID, OOD), and RuleMaze's walled QuestMaze x 2 sizes x 2
+    assert len(ALL_IDS) == 5 * 3 * 2 + 2 * 2
+    assert "SVoT/QuestMaze-3x3-v0" in ALL_IDS and "SVoT/QuestMaze-4x4-OOD-v0" in ALL_IDS
     assert "SVoT/Sokoban-5x5-v0" in ALL_IDS and "SVoT/Sokoban-5x5-OOD-v0" in ALL_IDS
     assert "SVoT/Maze-7x7-v0" in ALL_IDS and "SVoT/Maze-4x4-v0" not in ALL_IDS
     for eid in ALL_IDS:

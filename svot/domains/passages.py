@@ -1,0 +1,125 @@
+"""Walled grids: passages between neighbouring cells, and the RuleMaze paper's maze builder.
+
+A walled grid keeps its walls on the edges between cells, not on cells: a passage is a pair of
+neighbouring cells ``(a, b)`` with ``a < b``, and every inner edge that is not a passage is a wall
+(the grid's border is never open). :func:`create_maze` is Alg. 3 ``CreateMaze`` of the RuleMaze
+paper (appendix E.2.3): a perfect maze grown by depth-first search, then loops injected; how its
+phase 2 is read is said in :mod:`svot.rulemaze.pool`, which builds RuleMaze's pools on it.
+Domains whose PDDL problems have ``(open ?from ?dir ?to)`` passages sample their layouts with it.
+
+Randomness comes only from the ``numpy.random.Generator`` passed in.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+
+from svot.domains.grid import DELTAS
+
+Cell = tuple[int, int]
+LOOP_PERCENT = 10
+
+
+def _grid_neighbours(cell: Cell, size: int) -> list[Cell]:
+    out = []
+    for dr, dc in DELTAS.values():
+        r, c = cell[0] + dr, cell[1] + dc
+        if 0 <= r < size and 0 <= c < size:
+            out.append((r, c))
+    return out
+
+
+def _inner_edges(size: int) -> list[tuple[Cell, Cell]]:
+    out = []
+    for r in range(size):
+        for c in range(size):
+            if c + 1 < size:
+                out.append(((r, c), (r, c + 1)))
+            if r + 1 < size:
+                out.append(((r, c), (r + 1, c)))
+    return sorted(out)
+
+
+def dfs_perfect_maze(size: int, src: Cell, rng: np.random.Generator) -> set[tuple[Cell, Cell]]:
+    """Phase 1 of Alg. 3: the passages of a perfect maze grown by DFS from ``src``."""
+    passages: set[tuple[Cell, Cell]] = set()
+    stack = [src]
+    visited = {src}
+    while stack:
+        u = stack[-1]
+        options = [v for v in _grid_neighbours(u, size) if v not in visited]
+        if options:
+            v = options[int(rng.integers(len(options)))]
+            passages.add((min(u, v), max(u, v)))
+            visited.add(v)
+            stack.append(v)
+        else:
+            stack.pop()
+    return passages
+
+
+def _tree_path(passages: set[tuple[Cell, Cell]], src: Cell, dst: Cell) -> list[Cell]:
+    adj: dict[Cell, list[Cell]] = {}
+    for a, b in sorted(passages):
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    parent = {src: src}
+    todo = [src]
+    while todo:
+        u = todo.pop()
+        for v in adj.get(u, []):
+            if v not in parent:
+                parent[v] = u
+                todo.append(v)
+    path = [dst]
+    while path[-1] != src:
+        path.append(parent[path[-1]])
+    return path[::-1]
+
+
+def opens_square(passages: set[tuple[Cell, Cell]], wall: tuple[Cell, Cell], size: int) -> bool:
+    """Whether opening ``wall`` would leave some 2x2 block with all four inner passages open."""
+    (ar, ac), (br, bc) = wall
+    for r0 in (min(ar, br) - 1, min(ar, br)):
+        for c0 in (min(ac, bc) - 1, min(ac, bc)):
+            if not (0 <= r0 < size - 1 and 0 <= c0 < size - 1):
+                continue
+            edges = [((r0, c0), (r0, c0 + 1)), ((r0 + 1, c0), (r0 + 1, c0 + 1)),
+                     ((r0, c0), (r0 + 1, c0)), ((r0, c0 + 1), (r0 + 1, c0 + 1))]
+            if wall in edges and all(e == wall or e in passages for e in edges):
+                return True
+    return False
+
+
+def loop_removals(n_walls: int, loop_percent: float = LOOP_PERCENT) -> int:
+    """How many of ``n_walls`` candidate walls phase 2 of Alg. 3 removes:
+    ``ceil(n_walls / 3 * loop_percent / 100)`` (0 when there are none)."""
+    if n_walls <= 0 or loop_percent <= 0:
+        return 0
+    return int(np.ceil(n_walls * loop_percent / 300 - 1e-12))
+
+
+def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Generator,
+                loop_percent: float = LOOP_PERCENT) -> tuple[tuple[Cell, Cell], ...]:
+    """Alg. 3 ``CreateMaze``: DFS perfect maze, then loop injection. Returns passages."""
+    passages = dfs_perfect_maze(size, src, rng)
+    on_path: set[Cell] = set()
+    for dst in dsts:
+        on_path.update(_tree_path(passages, src, dst))
+    closed = [w for w in _inner_edges(size) if w not in passages]
+    on_walls = [w for w in closed if w[0] in on_path or w[1] in on_path]
+    off_walls = [w for w in closed if not (w[0] in on_path or w[1] in on_path)]
+    check_squares = size > 2
+    for group in (on_walls, off_walls):
+        todo = loop_removals(len(group), loop_percent)
+        for i in rng.permutation(len(group)):
+            if todo == 0:
+                break
+            wall = group[int(i)]
+            if check_squares and opens_square(passages, wall, size):
+                continue
+            passages.add(wall)
+            todo -= 1
+    return tuple(sorted(passages))

@@ -1,0 +1,35 @@
+"""QuestMaze in the datasets' words: its preconditions and what each move does.
+
+Read through :class:`~svot.domains.questmaze.QuestMazeSpec` by :mod:`svot.dataset`; every other
+wording hook keeps the generic default (:class:`~svot.domains.DomainSpec`).
+"""
+
+from __future__ import annotations
+
+from svot.domains.phrases import Phrase
+
+SIDES = {"up": "upper", "down": "lower", "left": "left", "right": "right"}
+
+
+def _wall(args: list) -> str:
+    # the move's target cell is unbound when no passage leads that way: the wall is named by its side
+    return f"a wall closes the {SIDES.get(args[1], args[1])} side of {args[0]}"
+
+
+PHRASES = {
+    "open": Phrase(subject=0, pos="has an open passage {1}", pos_fail=_wall, reason="wall"),
+    "free": Phrase(subject=0, pos="holds nothing to collect", pos_fail="{0} holds an item or a target"),
+    "item-at": Phrase(subject=0, pos="holds the {1}", pos_fail="{0} holds no {1}"),
+    "target-at": Phrase(subject=0, pos="is the {1}'s cell", pos_fail="{0} is not the {1}'s cell"),
+    "ended": Phrase(subject=0, neg="the quest goes on", neg_fail="the quest has already reached its goal", reason="goal"),
+}
+
+# What the agent's operator does when it applies (formatted with its parameters by name).
+CONCLUSIONS = {
+    "walk": "the player moves to {to}",
+    "collect": "the player moves to {to} and collects the {i}",
+    "arrive": "the player moves to {to} and reaches the {t}, which ends the quest",
+}
+
+#: The state fields the goal g asks for: where the prince ends and which target he reached.
+GOAL_FIELDS = ("player", "reached")
