@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svot.domains import SPECS, get_spec
+from svot.domains import DOMAINS, SPECS, get_spec
 from svot.problem_gen import generate
 
 pytestmark = pytest.mark.pddlgym  # the reference engine is the other side of every comparison
@@ -34,8 +34,7 @@ STEPS = 10_000
 PROBLEMS = 20  # 500 steps on each: long walks revisit states, which the memo below serves
 DISTINCT_PER_PROBLEM = 150  # new PDDLGym transitions per problem before its walk ends
 MIN_STEPS = 2_400
-CASES = [(d, n, s) for d in SPECS if d in ("maze", "frozenlake", "sokoban", "pacman", "gather")
-         for n in SPECS[d].sizes for s in ("id", "ood")]
+CASES = [(d, n, s) for d in DOMAINS for n in SPECS[d].sizes for s in ("id", "ood")]  # every built-in domain
 
 
 @pytest.mark.slow
