@@ -123,3 +123,12 @@ def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Gener
             passages.add(wall)
             todo -= 1
     return tuple(sorted(passages))
+
+
+def edge_walls(size: int, passages) -> tuple[list[list[int]], list[list[int]]]:
+    """The walls of a walled grid as (cells with a wall on their right edge, cells with one on their
+    lower edge), row-major: every inner edge that is not one of ``passages`` (pairs ``(a, b)``, ``a < b``)."""
+    opened = set(passages)
+    right = [[r, c] for r in range(size) for c in range(size - 1) if ((r, c), (r, c + 1)) not in opened]
+    down = [[r, c] for r in range(size - 1) for c in range(size) if ((r, c), (r + 1, c)) not in opened]
+    return right, down

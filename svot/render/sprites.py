@@ -271,8 +271,9 @@ def _generic(cv: _Canvas, kind: str):
 
 
 def _edge(cv: _Canvas, side: str):
-    """A dark bar along the tile's right or lower edge, a tenth of the tile thick."""
-    t = max(SCALE, round(0.1 * cv.m))
+    """A dark bar along the tile's right or lower edge, an eighth of the tile thick: at least two
+    pixels, so that one stays beside the grid line drawn over the tile's last row and column."""
+    t = max(2 * SCALE, round(0.125 * cv.m))
     box = (cv.W - t, 0, cv.W, cv.H) if side == "right" else (0, cv.H - t, cv.W, cv.H)
     cv.d.rectangle(box, fill=(52, 44, 38))
 

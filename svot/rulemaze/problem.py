@@ -24,6 +24,7 @@ maze, :func:`engine_position` and :func:`collected_cells` read its states.
 from __future__ import annotations
 
 from svot.domains import get_spec
+from svot.domains.passages import edge_walls
 from svot.errors import ProblemError
 from svot.pddl import Problem, load_domain
 from svot.rulemaze import symbols as S
@@ -78,13 +79,12 @@ def quest_state(maze: Maze) -> dict:
             if maze.symbol((r, c)) in S.ITEMS:
                 items.setdefault(maze.symbol((r, c)), []).append([r, c])
     targets = {maze.symbol(g): list(g) for g in maze.goals}
-    opened = set(maze.passages)
+    walls_right, walls_down = edge_walls(n, maze.passages)
     return {
         "domain": DOMAINS[S.QUEST], "size": n, "player": list(maze.start),
         "princess": targets["princess"], "treasure": targets["treasure"],
         "items": {i: items[i] for i in S.ITEMS if i in items}, "collected": {}, "reached": "none",
-        "walls_right": [[r, c] for r in range(n) for c in range(n - 1) if ((r, c), (r, c + 1)) not in opened],
-        "walls_down": [[r, c] for r in range(n - 1) for c in range(n) if ((r, c), (r + 1, c)) not in opened],
+        "walls_right": walls_right, "walls_down": walls_down,
     }
 
 

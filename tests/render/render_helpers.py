@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from svot.domains import get_spec
+from svot.domains import DOMAINS, get_spec
+from svot.render.ansi import edge_kinds
 from svot.render.samples import random_state
 
-DOMAINS = ("maze", "frozenlake", "sokoban", "pacman", "gather")
+#: the domains whose walls, if any, are cells (one text character each); the others draw walls on edges
+CELL_GRID_DOMAINS = tuple(d for d in DOMAINS if not edge_kinds(get_spec(d)))
 SIZES = (4, 5, 6, 7)
 
 

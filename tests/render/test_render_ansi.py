@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from hypothesis import given, settings
-from render_helpers import states
+from render_helpers import CELL_GRID_DOMAINS, states
 
 from svot.domains import get_spec
-from svot.render.ansi import ansi_chars, render_ansi
+from svot.render.ansi import ansi_chars, edge_kinds, render_ansi
 from svot.render.labels import label_grid, label_vocabulary
 
 
 @settings(max_examples=300, deadline=None)
-@given(states())
+@given(states(domains=CELL_GRID_DOMAINS))
 def test_grid_chars_and_player_position(spec_state):
     spec, s = spec_state
     n = s["size"]
@@ -61,3 +61,25 @@ def test_every_domain_char_table_is_complete_and_distinct():
         assert len(set(chars.values())) == len(chars)
     assert ansi_chars(get_spec("gather"), 6)["ball_yellow"] == "y"
     assert ansi_chars(get_spec("frozenlake"), 4)["hole"] == "H"
+
+
+@settings(max_examples=200, deadline=None)
+@given(states(domains=("questmaze",)))
+def test_walls_between_cells_are_drawn_in_the_gaps(spec_state):
+    """A walled grid: row r is line 2r, with | right of a cell walled on its right and - under one walled below."""
+    spec, s = spec_state
+    n = s["size"]
+    lines = render_ansi(spec, s).split("\n")
+    assert edge_kinds(spec) == {"wall_right": "right", "wall_down": "down"}
+    right, down = {tuple(c) for c in s["walls_right"]}, {tuple(c) for c in s["walls_down"]}
+    chars = ansi_chars(spec, n)
+    for r in range(n):
+        row = lines[2 * r]
+        assert len(row) == 2 * n - 1
+        assert [row[2 * c + 1] == "|" for c in range(n - 1)] == [(r, c) in right for c in range(n - 1)]
+        if r < n - 1:
+            under = lines[2 * r + 1].ljust(2 * n - 1)
+            assert [under[2 * c] == "-" for c in range(n)] == [(r, c) in down for c in range(n)]
+    pr, pc = s["player"]
+    assert lines[2 * pr][2 * pc] in {chars["player"], chars["player+princess"], chars["player+treasure"]}
+    assert lines[2 * n - 1] == "" and lines[2 * n].startswith("Legend: ")

@@ -17,7 +17,7 @@ import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.grid import cells
-from svot.domains.passages import create_maze
+from svot.domains.passages import create_maze, edge_walls
 from svot.domains.questmaze.look import ITEMS
 from svot.errors import ConfigError
 from svot.problem_gen.common import Generated, finish, problem_name
@@ -38,11 +38,12 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
     p = sampling_params(size, split)
     pool = cells(size)
     start, princess, treasure = (pool[int(i)] for i in rng.choice(len(pool), size=3, replace=False))
-    passages = set(create_maze(size, start, [princess, treasure], rng))
+    passages = create_maze(size, start, [princess, treasure], rng)
     rest = [c for c in pool if c not in (start, princess, treasure)]
     items: dict[str, list] = {}
     for i in sorted(int(i) for i in rng.choice(len(rest), size=p["items"], replace=False)):
         items.setdefault(ITEMS[int(rng.integers(len(ITEMS)))], []).append(list(rest[i]))
+    walls_right, walls_down = edge_walls(size, passages)
     return {
         "domain": DOMAIN,
         "size": size,
@@ -52,8 +53,8 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
         "items": {i: items[i] for i in ITEMS if i in items},
         "collected": {},
         "reached": "none",
-        "walls_right": [[r, c] for r, c in pool if c + 1 < size and ((r, c), (r, c + 1)) not in passages],
-        "walls_down": [[r, c] for r, c in pool if r + 1 < size and ((r, c), (r + 1, c)) not in passages],
+        "walls_right": walls_right,
+        "walls_down": walls_down,
     }
 
 

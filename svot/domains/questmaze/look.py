@@ -21,14 +21,15 @@ EMPTY_CELL_NAME = "grass"
 
 
 def _label_combos() -> tuple[str, ...]:
-    """Every cell a valid state can show: at most one target or item, any walls, maybe the player."""
+    """Every cell a valid state can show: any walls, and at most one target or item, or the player
+    alone or on a target (entering an item's cell collects it, so the player never shares one)."""
     out = []
+    with_player = ((), ("player",), *(("player", t) for t in TARGETS))
     for walls in (w for k in range(len(WALLS) + 1) for w in itertools.combinations(WALLS, k)):
-        for thing in ((), *((t,) for t in TARGETS + ITEMS)):
-            for player in ((), ("player",)):
-                kinds = (*player, *thing, *walls)
-                if len(kinds) > 1:
-                    out.append("+".join(kinds))
+        for things in (*with_player, *((x,) for x in TARGETS + ITEMS)):
+            kinds = (*things, *walls)
+            if len(kinds) > 1:
+                out.append("+".join(kinds))
     return tuple(out)
 
 
@@ -39,7 +40,8 @@ ANSI_CHARS = {"player": "P", "princess": "Q", "treasure": "T", "key": "K", "hear
 
 
 def random_state(name: str, n: int, rng, density: float | None) -> dict:
-    """Random walls, both targets, items on a share of the other cells and the player anywhere."""
+    """Random walls, both targets, items on a share of the other cells and the player on a cell
+    without an item."""
     pool = cells(n)
     order = rng.permutation(len(pool))
     princess, treasure = (list(pool[i]) for i in order[:2])
@@ -50,6 +52,8 @@ def random_state(name: str, n: int, rng, density: float | None) -> dict:
         items.setdefault(ITEMS[int(rng.integers(len(ITEMS)))], []).append(list(pool[i]))
     right = [[r, c] for r, c in pool if c + 1 < n and rng.random() < 0.4]
     down = [[r, c] for r, c in pool if r + 1 < n and rng.random() < 0.4]
-    return {"domain": name, "size": n, "player": list(pool[int(rng.integers(len(pool)))]),
+    holding = {tuple(c) for where in items.values() for c in where}
+    free = [c for c in pool if c not in holding]
+    return {"domain": name, "size": n, "player": list(free[int(rng.integers(len(free)))]),
             "princess": princess, "treasure": treasure, "items": {i: items[i] for i in ITEMS if i in items},
             "collected": {}, "reached": "none", "walls_right": right, "walls_down": down}
