@@ -38,6 +38,16 @@ SAMPLE_STATES = {
         "player": [0, 0],
         "balls": {"red": [[0, 2], [0, 3]], "green": [[4, 0]], "blue": [[2, 2]]},
     },
+    "regularmaze": {
+        "domain": "regularmaze",
+        "size": 3,
+        "player": [0, 0],
+        "start": [0, 0],
+        "goal": [2, 2],
+        "zones": {"blue": [[1, 1]], "orange": [[0, 2], [2, 0]]},
+        "walls_right": [[0, 0], [2, 1]],
+        "walls_down": [[0, 1], [1, 2]],
+    },
     "questmaze": {
         "domain": "questmaze",
         "size": 3,

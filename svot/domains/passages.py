@@ -16,7 +16,7 @@ from typing import Iterable
 
 import numpy as np
 
-from svot.domains.grid import DELTAS
+from svot.domains.grid import DELTAS, cell_name
 
 Cell = tuple[int, int]
 LOOP_PERCENT = 10
@@ -131,4 +131,29 @@ def edge_walls(size: int, passages) -> tuple[list[list[int]], list[list[int]]]:
     opened = set(passages)
     right = [[r, c] for r in range(size) for c in range(size - 1) if ((r, c), (r, c + 1)) not in opened]
     down = [[r, c] for r in range(size - 1) for c in range(size) if ((r, c), (r + 1, c)) not in opened]
+    return right, down
+
+
+# The PDDL side of a walled grid: (open ?from ?dir ?to) for every passage, in both directions.
+_OPPOSITE = {"right": "left", "down": "up"}
+
+
+def open_atoms(size: int, walls_right, walls_down) -> list[tuple[str, str, str, str]]:
+    """The ``(open ...)`` atoms of a grid with these walls (see :func:`edge_walls`), row-major."""
+    closed = {("right", tuple(c)) for c in walls_right} | {("down", tuple(c)) for c in walls_down}
+    out = []
+    for r in range(size):
+        for c in range(size):
+            for d, there in (("right", (r, c + 1)), ("down", (r + 1, c))):
+                if there[0] < size and there[1] < size and (d, (r, c)) not in closed:
+                    a, b = cell_name((r, c)), cell_name(there)
+                    out += [("open", a, d, b), ("open", b, _OPPOSITE[d], a)]
+    return out
+
+
+def walls_from_open(size: int, atoms) -> tuple[list[list[int]], list[list[int]]]:
+    """The walls (as :func:`edge_walls` gives them) of a state's ``(open ...)`` atoms."""
+    opened = {(a[1], a[2]) for a in atoms if a[0] == "open"}
+    right = [[r, c] for r in range(size) for c in range(size - 1) if (cell_name((r, c)), "right") not in opened]
+    down = [[r, c] for r in range(size - 1) for c in range(size) if (cell_name((r, c)), "down") not in opened]
     return right, down

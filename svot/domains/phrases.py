@@ -83,6 +83,17 @@ def _ray_edge(args: list) -> str:
     return f"moving {args[1]} {cells_word(args[2])} from {args[0]} would cross the grid's edge"
 
 
+SIDES = {"up": "upper", "down": "lower", "left": "left", "right": "right"}
+
+
+def _closed_side(args: list) -> str:
+    # the move's target cell is unbound when no passage leads that way: the wall is named by its side
+    return f"a wall closes the {SIDES.get(args[1], args[1])} side of {args[0]}"
+
+
+#: A walled grid's passages, (open ?from ?dir ?to) (svot.domains.passages): the border is walled too.
+PASSAGE = Phrase(subject=0, pos="has an open passage {1}", pos_fail=_closed_side, reason="wall")
+
 # Phrases of the grid predicates (svot.domains.grid) and the commonest obstacle.
 ADJ = Phrase(subject=2, pos="is inside the grid", pos_fail=_edge, reason="edge")
 RAY = Phrase(subject=3, pos="is inside the grid", pos_fail=_ray_edge, reason="edge")

@@ -51,7 +51,7 @@ from svot.engine.base import ENGINES
 from svot.envs.conventions import ConventionsMixin, solve_given
 from svot.envs.info import LazyInfo
 from svot.envs.episode import past_termination
-from svot.envs.observation import observer_for, spec_observation
+from svot.envs.observation import observation_dtype, observer_for, spec_observation
 from svot.envs.problem_check import check_problem
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
@@ -121,7 +121,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self.pddl_domain = load_domain(self.dspec.pddl)
         n_kinds = len(self.dspec.kinds)
         self.action_space = spaces.Discrete(self.dspec.n_actions(self.size))
-        self.observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), np.uint8)
+        self.observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), observation_dtype(self.dspec))
         self._keys = [self.dspec.action_key(a, self.size) for a in range(self.action_space.n)]
         self._n_actions = int(self.action_space.n)
         self._tracks_failure = type(self.dspec).is_failure is not DomainSpec.is_failure

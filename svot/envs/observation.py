@@ -74,10 +74,18 @@ def _kind_names(pred: str, rest: list[str]) -> list[str]:
     return names
 
 
+def observation_dtype(spec: DomainSpec) -> type:
+    """The observation grid's dtype: one bit per kind, ``uint8`` up to 8 kinds, ``uint16`` up to 16."""
+    n = len(spec.kinds)
+    if n > 16:
+        raise ConfigError(f"{spec.name} has {n} kinds; an observation grid holds at most 16")
+    return np.uint8 if n <= 8 else np.uint16
+
+
 def spec_observation(spec: DomainSpec, state: dict, size: int) -> np.ndarray:
     """The observation grid as the spec defines it (``cell_kinds`` of a state dict): the reference."""
     bit = {k: 1 << i for i, k in enumerate(spec.kinds)}
-    obs = np.zeros((size, size), np.uint8)
+    obs = np.zeros((size, size), observation_dtype(spec))
     for cell, kinds in spec.cell_kinds(state).items():
         v = 0
         for k in kinds:

@@ -55,12 +55,24 @@ BALL_COLOURS = {
     "yellow": (238, 202, 36),
 }
 #: Every sprite the library draws (others are ``generic:<kind>``, a shape of the kind's own).
+#: Flat fills of the whole cell (painted zones): the library draws ``paint_<colour>`` for each.
+PAINT_COLOURS = {
+    "green": (67, 176, 71),
+    "red": (226, 50, 50),
+    "blue": (58, 120, 232),
+    "yellow": (250, 214, 40),
+    "pink": (246, 150, 196),
+    "purple": (144, 96, 206),
+    "orange": (250, 136, 20),
+    "blue_green": (0, 166, 156),
+}
 #: Walls on a cell's edge (grids whose walls lie between cells): ``edge_<side>``.
 EDGE_SIDES = ("right", "down")
 LIBRARY = frozenset(
     {"player", "wall", "crate", "crate_on_target", "target", "coin", "hole", "start", "gift", "flag"}
     | {f"ball_{c}" for c in BALL_COLOURS}
     | {f"edge_{side}" for side in EDGE_SIDES}
+    | {f"paint_{c}" for c in PAINT_COLOURS}
 )
 
 
@@ -87,6 +99,8 @@ def layers_for(spec, label: str) -> tuple[str, ...]:
             names = (names - pair) | {merged}
 
     def rank(s):
+        if s.startswith("paint_"):  # a fill covers the whole floor: below every mark
+            return (-1, 0, s)
         if s in _UNDER:
             return (0, _UNDER.index(s), s)
         if s in _TOP:
@@ -270,6 +284,14 @@ def _generic(cv: _Canvas, kind: str):
     cv.d.regular_polygon((cv.W / 2, cv.H / 2, 0.32 * cv.m), sides, rotation=0, fill=col)
 
 
+def _paint(cv: _Canvas, colour):
+    """A painted cell: the colour over the whole tile, its centre lighter, so that the tile is not flat
+    (the visual reward tells foreground cells by their colour variance, SVoT A.3)."""
+    cv.d.rectangle((0, 0, cv.W, cv.H), fill=colour)
+    a, b = 0.22, 0.78
+    cv.d.rectangle((a * cv.W, a * cv.H, b * cv.W, b * cv.H), fill=_mix(colour, (255, 255, 255), 0.45))
+
+
 def _edge(cv: _Canvas, side: str):
     """A dark bar along the tile's right or lower edge, an eighth of the tile thick: at least two
     pixels, so that one stays beside the grid line drawn over the tile's last row and column."""
@@ -301,6 +323,8 @@ def _draw(cv: _Canvas, name: str, shrink_player: bool) -> None:
         _gift(cv)
     elif name == "flag":
         _flag(cv)
+    elif name.startswith("paint_") and name[6:] in PAINT_COLOURS:
+        _paint(cv, PAINT_COLOURS[name[6:]])
     elif name.startswith("edge_") and name[5:] in EDGE_SIDES:
         _edge(cv, name[5:])
     else:

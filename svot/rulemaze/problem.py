@@ -88,15 +88,34 @@ def quest_state(maze: Maze) -> dict:
     }
 
 
+def regular_state(maze: Maze) -> dict:
+    """A RegularMaze as a state dict of the ``regularmaze`` domain (its initial state)."""
+    n = maze.size
+    zones: dict[str, list] = {}
+    for r in range(n):
+        for c in range(n):
+            if maze.symbol((r, c)) in S.COLOURS:
+                zones.setdefault(maze.symbol((r, c)), []).append([r, c])
+    (goal,) = maze.goals
+    walls_right, walls_down = edge_walls(n, maze.passages)
+    return {
+        "domain": DOMAINS[S.REGULAR], "size": n, "player": list(maze.start), "start": list(maze.start),
+        "goal": list(goal), "zones": {z: zones[z] for z in S.COLOURS if z in zones},
+        "walls_right": walls_right, "walls_down": walls_down,
+    }
+
+
 def maze_problem(maze: Maze, name: str | None = None) -> Problem:
     """The PDDL problem of ``maze`` (see the module docstring).
 
-    A walled QuestMaze's problem is the ``questmaze`` domain's own (its spec writes it from
-    :func:`quest_state`): RuleMaze steps the registry's domain, not a problem of its own.
+    A walled maze's problem is the ``regularmaze`` / ``questmaze`` domain's own (its spec writes it
+    from :func:`regular_state` / :func:`quest_state`): RuleMaze steps the registry's domains, not
+    problems of its own. The open 5x5 QuestMaze (``questmaze5.pddl``) is written here.
     """
-    if maze.scenario == S.QUEST and not maze.open_grid:
-        return get_spec(DOMAINS[S.QUEST]).problem_from_state(
-            quest_state(maze), f"{maze_domain_name(maze)}-{maze.size}x{maze.size}" if name is None else name)
+    if not maze.open_grid:
+        state = regular_state(maze) if maze.scenario == S.REGULAR else quest_state(maze)
+        return get_spec(state["domain"]).problem_from_state(
+            state, f"{maze_domain_name(maze)}-{maze.size}x{maze.size}" if name is None else name)
     n = maze.size
     cells = [(r, c) for r in range(n) for c in range(n)]
     objects = [(cell_name(c), "cell") for c in cells] + [(d, "direction") for d in DIRECTIONS]

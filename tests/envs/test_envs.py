@@ -15,8 +15,9 @@ ALL_IDS = registered_ids()
 
 
 def test_registry_has_every_domain_size_and_split():
-    # SVoT's five domains x 3 Table 5 sizes x (ID, OOD), and RuleMaze's walled QuestMaze x 2 sizes x 2
-    assert len(ALL_IDS) == 5 * 3 * 2 + 2 * 2
+    # SVoT's five domains x 3 Table 5 sizes x (ID, OOD), and RuleMaze's two walled mazes x 2 sizes x 2
+    assert len(ALL_IDS) == 5 * 3 * 2 + 2 * 2 * 2
+    assert "SVoT/RegularMaze-3x3-v0" in ALL_IDS and "SVoT/RegularMaze-4x4-OOD-v0" in ALL_IDS
     assert "SVoT/QuestMaze-3x3-v0" in ALL_IDS and "SVoT/QuestMaze-4x4-OOD-v0" in ALL_IDS
     assert "SVoT/Sokoban-5x5-v0" in ALL_IDS and "SVoT/Sokoban-5x5-OOD-v0" in ALL_IDS
     assert "SVoT/Maze-7x7-v0" in ALL_IDS and "SVoT/Maze-4x4-v0" not in ALL_IDS
@@ -38,7 +39,8 @@ def test_info_and_plan(env_id):
     assert set(info) >= {"state", "state_text", "atoms", "applicable"}
     assert info["atoms"] == sorted(info["atoms"])
     u = env.unwrapped
-    assert obs.shape == (u.size, u.size) and obs.dtype == np.uint8
+    # one bit per kind: uint8 up to 8 kinds, uint16 beyond (RegularMaze's 11)
+    assert obs.shape == (u.size, u.size) and obs.dtype == (np.uint8 if len(u.dspec.kinds) <= 8 else np.uint16)
     assert info["state"]["player"] == [int(x) for x in np.argwhere(obs & 1)[0]]
     assert u.plan is not None
     terminated = False

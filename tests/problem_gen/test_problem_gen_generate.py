@@ -62,8 +62,8 @@ def problems(domain: str, size: int, split: str, n: int = N_PROBLEMS, plan: bool
 
 def test_params_table_matches_table5():
     assert {d: tuple(p["sizes"]) for d, p in PARAMS.items() if d in SIZES} == SIZES
-    assert set(PARAMS) - set(SIZES) == {"questmaze"}  # not in Table 5: its row is its sizes alone
-    assert PARAMS["questmaze"] == {"sizes": (3, 4)}
+    assert set(PARAMS) - set(SIZES) == {"regularmaze", "questmaze"}  # not in Table 5: a row of sizes alone
+    assert PARAMS["questmaze"] == PARAMS["regularmaze"] == {"sizes": (3, 4)}
     for d in SIZES:
         assert tuple(PARAMS[d]["sizes"]) == get_spec(d).sizes
     assert PARAMS["maze"]["wall_density"] == {"id": 0.3, "ood": 0.5}

@@ -1,7 +1,7 @@
 """Issue 17: "RuleMaze re-enters as domains on its PDDL files, with rules, tools and EM/PR as a
-layer on top." The walled QuestMaze is the registry's ``questmaze`` domain
-(``svot/domains/questmaze/``); RuleMaze writes its walled QuestMaze problems through that
-domain's spec, so the RuleMaze env and the SVoT env step one problem on one PDDL file.
+layer on top." The walled mazes are the registry's ``regularmaze`` and ``questmaze`` domains
+(``svot/domains/<name>/``); RuleMaze writes their problems through those domains' specs, so the
+RuleMaze env and the SVoT env step one problem on one PDDL file.
 
 RuleMaze, App. E.2.3: "Each maze is an N×N grid (default N=3) whose cells are connected by
 passages; walls between adjacent cells are either open or closed." The domain's state keeps those
@@ -20,10 +20,13 @@ from svot.problem_gen import generate
 from svot.rulemaze.env import RuleMazeEnv
 from svot.rulemaze.paths import solution_paths
 from svot.rulemaze.pool import generate_pool
-from svot.rulemaze.problem import collected_cells, engine_position, maze_problem, problem_maze, quest_state
+from svot.rulemaze.problem import (collected_cells, engine_position, maze_problem, problem_maze, quest_state,
+                                   regular_state)
 
 SPEC = get_spec("questmaze")
 POOL = generate_pool("QuestMaze", 3, count=30, seed=11)
+REGULAR = generate_pool("RegularMaze", 3, count=20, seed=12) + generate_pool("RegularMaze", 3, count=10, seed=13,
+                                                                              coloring="authors")
 DIRECTION_INDEX = {"up": 0, "down": 1, "left": 2, "right": 3}
 
 
@@ -71,3 +74,23 @@ def test_the_domains_problems_are_mazes_the_rule_layer_reads(split):
         assert maze_problem(maze, g.problem.name) == g.problem
         # the plan is the shortest walk to a target: no solution path of the maze is shorter
         assert len(g.plan) == min(len(p) - 1 for p in solution_paths(maze))
+
+
+@pytest.mark.parametrize("index", range(len(REGULAR)))
+def test_a_regular_pool_maze_is_a_state_of_its_domain_and_both_envs_walk_it_alike(index):
+    maze, spec = REGULAR[index], get_spec("regularmaze")
+    problem = maze_problem(maze)
+    assert problem.domain == spec.name and spec.state_dict(problem.init, maze.size) == regular_state(maze)
+    assert problem_maze(problem) == maze
+    rule_env = RuleMazeEnv(scenario="RegularMaze")
+    rule_env.reset(seed=0, options={"maze": maze})
+    svot_env = gym.make("SVoT/RegularMaze-3x3-v0").unwrapped
+    svot_env.reset(seed=0, options={"problem": problem})
+    path = solution_paths(maze)[index % 2]
+    for u, v in zip(path, path[1:]):
+        a = DIRECTION_INDEX[next(d for d in DIRECTION_INDEX if maze.move(u, d) == v)]
+        _, _, rule_done, _, _ = rule_env.step(a)
+        _, reward, done, _, _ = svot_env.step(a)
+        assert tuple(svot_env.state["player"]) == engine_position(rule_env.engine, rule_env._state)
+        assert done == rule_done
+    assert done and reward == 1.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, player_of
 from svot.domains.grid import cell_name, cells, grid_objects, parse_cell, sorted_cells
+from svot.domains.passages import open_atoms, walls_from_open
 from svot.domains.questmaze import look as look_module
 from svot.domains.questmaze import wording as wording_module
 from svot.domains.questmaze.look import ITEMS, TARGETS
@@ -45,12 +46,7 @@ class QuestMazeSpec(DomainSpec):
 
     def problem_from_state(self, state: dict, name: str) -> Problem:
         n = state["size"]
-        walls = {("right", tuple(c)) for c in state["walls_right"]} | {("down", tuple(c)) for c in state["walls_down"]}
-        init = [("at", cell_name(state["player"]))]
-        for r, c in cells(n):
-            for d, (a, b), other in (("right", (r, c + 1), "left"), ("down", (r + 1, c), "up")):
-                if a < n and b < n and (d, (r, c)) not in walls:
-                    init += [("open", cell_name((r, c)), d, cell_name((a, b))), ("open", cell_name((a, b)), other, cell_name((r, c)))]
+        init = [("at", cell_name(state["player"]))] + open_atoms(n, state["walls_right"], state["walls_down"])
         taken = set()
         for t in TARGETS:
             init.append(("target-at", cell_name(state[t]), t))
@@ -69,8 +65,8 @@ class QuestMazeSpec(DomainSpec):
     def state_dict(self, atoms, size: int) -> dict:
         atoms = list(atoms)
         targets = {a[2]: list(parse_cell(a[1])) for a in atoms if a[0] == "target-at"}
-        opened = {(a[1], a[2]) for a in atoms if a[0] == "open"}
         reached = [a[1] for a in atoms if a[0] == "reached"]
+        walls_right, walls_down = walls_from_open(size, atoms)
         return {
             "domain": self.name,
             "size": size,
@@ -80,8 +76,8 @@ class QuestMazeSpec(DomainSpec):
             "items": _by_item(atoms, "item-at"),
             "collected": _by_item(atoms, "collected"),
             "reached": reached[0] if reached else NONE,
-            "walls_right": [[r, c] for r, c in cells(size) if c + 1 < size and (cell_name((r, c)), "right") not in opened],
-            "walls_down": [[r, c] for r, c in cells(size) if r + 1 < size and (cell_name((r, c)), "down") not in opened],
+            "walls_right": walls_right,
+            "walls_down": walls_down,
         }
 
     def cell_kinds(self, state: dict) -> dict:

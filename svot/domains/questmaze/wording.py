@@ -6,18 +6,10 @@ wording hook keeps the generic default (:class:`~svot.domains.DomainSpec`).
 
 from __future__ import annotations
 
-from svot.domains.phrases import Phrase
-
-SIDES = {"up": "upper", "down": "lower", "left": "left", "right": "right"}
-
-
-def _wall(args: list) -> str:
-    # the move's target cell is unbound when no passage leads that way: the wall is named by its side
-    return f"a wall closes the {SIDES.get(args[1], args[1])} side of {args[0]}"
-
+from svot.domains.phrases import PASSAGE, Phrase
 
 PHRASES = {
-    "open": Phrase(subject=0, pos="has an open passage {1}", pos_fail=_wall, reason="wall"),
+    "open": PASSAGE,
     "free": Phrase(subject=0, pos="holds nothing to collect", pos_fail="{0} holds an item or a target"),
     "item-at": Phrase(subject=0, pos="holds the {1}", pos_fail="{0} holds no {1}"),
     "target-at": Phrase(subject=0, pos="is the {1}'s cell", pos_fail="{0} is not the {1}'s cell"),

@@ -1,0 +1,98 @@
+"""RegularMaze: walk a walled maze with painted zones from the green start to the red goal."""
+
+from __future__ import annotations
+
+from svot.domains.base import DomainSpec, Field, add_kind, player_of
+from svot.domains.grid import cell_name, cells, grid_objects, parse_cell, sorted_cells
+from svot.domains.passages import open_atoms, walls_from_open
+from svot.domains.regularmaze import look as look_module
+from svot.domains.regularmaze import wording as wording_module
+from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
+from svot.pddl.problem import Problem
+
+
+class RegularMazeSpec(DomainSpec):
+    name = "regularmaze"
+    title = "RegularMaze"
+    pddl = "regularmaze"
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    wording = wording_module  # the passage precondition, what a move does, the goal fields
+    sizes = (3, 4)
+    kinds = ("player", "start", "goal", *(f"zone_{z}" for z in ZONES), "wall_right", "wall_down")
+    fields = (
+        Field("player", "Player", "cell"),
+        Field("start", "Start", "cell"),
+        Field("goal", "Goal", "cell"),
+        Field("zones", "Zones", "colour_cells"),
+        Field("walls_right", "Walls right of", "cells"),
+        Field("walls_down", "Walls below", "cells"),
+    )
+    # The walls are the absence of (open ...) passages, which no single atom draws: the envs read
+    # every observation through cell_kinds.
+    observation_from_atoms = False
+
+    # --- problems ---
+    def base_objects(self, size: int) -> list[tuple[str, str]]:
+        return grid_objects(size) + [(c, "colour") for c in (*ZONES, START_COLOUR, GOAL_COLOUR)]
+
+    def base_atoms(self, size: int) -> list:
+        return []  # passages differ per problem: no grid atom is shared
+
+    def problem_from_state(self, state: dict, name: str) -> Problem:
+        n = state["size"]
+        goal = cell_name(state["goal"])
+        init = [("at", cell_name(state["player"])), ("goal", goal), ("zone", goal, GOAL_COLOUR),
+                ("zone", cell_name(state["start"]), START_COLOUR)]
+        init += open_atoms(n, state["walls_right"], state["walls_down"])
+        for colour, where in state["zones"].items():
+            init += [("zone", cell_name(c), colour) for c in where]
+        return self.problem(n, name, init, [("at", goal)])
+
+    def state_dict(self, atoms, size: int) -> dict:
+        atoms = list(atoms)
+        zones: dict[str, list] = {}
+        start = None
+        for a in atoms:
+            if a[0] == "zone":
+                if a[2] == START_COLOUR:
+                    start = list(parse_cell(a[1]))
+                elif a[2] != GOAL_COLOUR:
+                    zones.setdefault(a[2], []).append(parse_cell(a[1]))
+        walls_right, walls_down = walls_from_open(size, atoms)
+        return {
+            "domain": self.name,
+            "size": size,
+            "player": list(player_of(atoms)),
+            "start": start,
+            "goal": next(list(parse_cell(a[1])) for a in atoms if a[0] == "goal"),
+            "zones": {z: sorted_cells(zones[z]) for z in ZONES if z in zones},
+            "walls_right": walls_right,
+            "walls_down": walls_down,
+        }
+
+    def cell_kinds(self, state: dict) -> dict:
+        out: dict = {}
+        add_kind(out, state["start"], "start")
+        add_kind(out, state["goal"], "goal")
+        for colour, where in state["zones"].items():
+            for cell in where:
+                add_kind(out, cell, f"zone_{colour}")
+        for key, kind in (("walls_right", "wall_right"), ("walls_down", "wall_down")):
+            for cell in state[key]:
+                add_kind(out, cell, kind)
+        add_kind(out, state["player"], "player")
+        return out
+
+    def random_state(self, size: int, rng, density: float | None) -> dict:
+        return look_module.random_state(self.name, size, rng, density)
+
+    # --- generation and solving ---
+    generator_module = "svot.domains.regularmaze.generator"
+    plan_optional = True  # every sampled maze is connected: the goal is always reachable
+
+    # --- envs and rendering ---
+    env_entry_point = "svot.domains.regularmaze.env:RegularMazeEnv"
+
+    # --- scoring ---
+    state_fields = ("action", "player")
+    constant_fields = ("start", "goal", "zones", "walls_right", "walls_down")
