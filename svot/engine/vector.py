@@ -363,10 +363,12 @@ class VectorEngine:
             words = vals.view(np.uint64).reshape(total)
             words *= _PACK_BYTES
             words >>= np.uint64(56)  # bit w: alternative w holds
-            # per env the first step where no alternative holds (S past the end: the min with count caps it; an
-            # env without steps reduces over the next env's first row or the sentinel, and count 0 caps that too)
-            fail = np.where(words == 0, step, S)
-            outcome = np.minimum(np.minimum.reduceat(np.append(fail, S), starts), count)
+            # per env the first step where no alternative holds, else all its steps (count): a minimum over
+            # the few failing rows only (ufunc.at is unbuffered, so repeated envs reduce correctly)
+            fail = np.flatnonzero(words == 0)
+            outcome = count.copy()
+            if fail.size:
+                np.minimum.at(outcome, env.take(fail), step.take(fail))
             alt = _FIRST_BIT.take(words)
             ms *= W + 1
             ms += alt

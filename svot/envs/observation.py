@@ -29,6 +29,7 @@ from svot.errors import ConfigError
 log = logging.getLogger(__name__)
 
 VERIFY_STATES = 256  # states per observer checked against the spec before it is trusted
+_FLIP_LIMIT = 16_384  # state changes whose grid flips an observer keeps
 
 
 def observation_layout(spec: DomainSpec, size: int, domain, folded: set) -> list:
@@ -124,6 +125,7 @@ class BitObserver:
         self._cells = np.array(cells + [-1], np.intp)
         self._kinds = np.array(kinds + [0], np.float64)
         self._drawn = np.flatnonzero(self._cells >= 0)
+        self._flips: dict[int, np.ndarray] = {}  # before ^ after -> the grid bits it flips (see update)
         self.to_verify = VERIFY_STATES
         self.trusted = True  # False once a grid differed from the spec's: callers use the spec then
 
@@ -141,18 +143,33 @@ class BitObserver:
         return (grid | self.base).reshape(self.size, self.size)
 
     def update(self, grid: np.ndarray, before: int, after: int) -> np.ndarray:
-        """The grid of ``after`` from the grid of ``before`` (a new array; ``grid`` is untouched)."""
-        out = grid.copy()
-        flat = out.reshape(-1)
-        table = self.table
+        """The grid of ``after`` from the grid of ``before`` (a new array; ``grid`` is untouched).
+
+        An atom that flips flips exactly its (cell, kind) bit, so what changes depends only
+        on ``before ^ after``; that change's grid is kept (a step's flips repeat across states).
+        """
         delta = before ^ after
-        while delta:  # highest changed bit first: one big-int operation fewer per bit than lowest first
-            i = delta.bit_length() - 1
-            delta ^= 1 << i
+        flips = self._flips.get(delta)
+        if flips is None:
+            flips = self._flip_grid(delta)
+        return grid ^ flips
+
+    def _flip_grid(self, delta: int) -> np.ndarray:
+        """The (size, size) grid of the kind bits that the atoms set in ``delta`` draw (kept while there is room)."""
+        flat = [0] * (self.size * self.size)
+        table = self.table
+        rest = delta
+        while rest:
+            i = rest.bit_length() - 1
+            rest ^= 1 << i
             entry = table[i]
             if entry is not None:
                 flat[entry[0]] ^= entry[1]
-        return out
+        flips = np.array(flat, np.uint8).reshape(self.size, self.size)
+        if len(self._flips) >= _FLIP_LIMIT:
+            self._flips.clear()
+        self._flips[delta] = flips
+        return flips
 
     def check(self, grid: np.ndarray, state_dict: dict, where: str) -> bool:
         """Compare ``grid`` with the spec's; on a difference stop trusting this observer (logged)."""
