@@ -43,6 +43,7 @@ from svot.errors import ProblemError
 from svot.problem_gen.grounding import shared_grounding
 
 MAX_ITEMS = 20  # Held-Karp holds 2^k × k distances: 20 items is 21 M int16 (42 MB)
+MIN_PLUS_ITEMS = 12  # from here a layer as one min-plus product beats a gather per item (same values)
 
 @functools.lru_cache(maxsize=None)
 def move_table(domain: str, size: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
@@ -130,10 +131,23 @@ def held_karp_plan(domain: str, size: int, player: Cell, items) -> list[int] | N
         popcount += ((masks >> j) & 1).astype(np.int8)
     for p in range(1, k):
         layer = masks[popcount == p]
+        if k < MIN_PLUS_ITEMS:
+            for j in range(k):
+                src = layer[(layer >> j) & 1 == 0]
+                if src.size:
+                    dp[src | (1 << j), j] = np.minimum((dp[src] + dist[:, j][None, :]).min(axis=1), inf)
+            continue
+        # reach[s, j] = min over i of dp[s, i] + dist[i, j] for the whole layer at once (a min-plus
+        # product, row by row of dist: contiguous, no per-j gather); non-members of s are inf there
+        rows = dp[layer]
+        reach = rows[:, 0:1] + dist[0][None, :]
+        for i in range(1, k):
+            np.minimum(reach, rows[:, i : i + 1] + dist[i][None, :], out=reach)
+        np.minimum(reach, inf, out=reach)
         for j in range(k):
-            src = layer[(layer >> j) & 1 == 0]
-            if src.size:
-                dp[src | (1 << j), j] = np.minimum((dp[src] + dist[:, j][None, :]).min(axis=1), inf)
+            without = (layer >> j) & 1 == 0
+            if without.any():
+                dp[layer[without] | (1 << j), j] = reach[without, j]
     # walk back the best order (lowest index on ties: deterministic)
     order = []
     mask, j = full, int(np.argmin(dp[full]))
@@ -160,71 +174,93 @@ def held_karp_plan(domain: str, size: int, player: Cell, items) -> list[int] | N
     return plan
 
 
-def _min_line_cover(mask: int, size: int) -> int:
-    """Fewest rows and columns covering the cells of ``mask`` (maximum bipartite matching)."""
-    adj: list[list[int]] = [[] for _ in range(size)]
-    m = mask
-    while m:
-        low = m & -m
-        i = low.bit_length() - 1
-        adj[i // size].append(i % size)
-        m ^= low
+def _row_patterns(mask: int, size: int) -> tuple[int, ...]:
+    """The non-empty rows of ``mask`` as column bitmasks, sorted: the line cover depends on nothing else."""
+    full_row = (1 << size) - 1
+    return tuple(sorted(p for p in ((mask >> (r * size)) & full_row for r in range(size)) if p))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _rows_line_cover(rows: tuple[int, ...]) -> int:
+    """Fewest rows and columns covering cells given as row bitmasks (maximum bipartite matching)."""
     match_col: dict[int, int] = {}
 
-    def augment(r: int, seen: set) -> bool:
-        for c in adj[r]:
-            if c not in seen:
-                seen.add(c)
-                if c not in match_col or augment(match_col[c], seen):
-                    match_col[c] = r
-                    return True
+    def augment(r: int, seen: list[int]) -> bool:
+        free = rows[r] & ~seen[0]
+        while free:
+            low = free & -free
+            free ^= low
+            seen[0] |= low
+            c = low.bit_length() - 1
+            if c not in match_col or augment(match_col[c], seen):
+                match_col[c] = r
+                return True
         return False
 
-    return sum(1 for r in range(size) if adj[r] and augment(r, set()))
+    return sum(1 for r in range(len(rows)) if augment(r, [0]))
+
+
+def _min_line_cover(mask: int, size: int) -> int:
+    """Fewest rows and columns covering the cells of ``mask`` (maximum bipartite matching)."""
+    return _rows_line_cover(_row_patterns(mask, size))
+
+
+@functools.lru_cache(maxsize=None)
+def _sweeps_one_line(domain: str, size: int) -> bool:
+    row_of = [(1 << size) - 1 << (r * size) for r in range(size)]
+    col_of = [sum(1 << (r * size + c) for r in range(size)) for c in range(size)]
+    return all(
+        not swept or any(swept & ~line == 0 for line in row_of + col_of)
+        for row in move_table(domain, size)
+        for _a, _dest, swept in row
+    )
 
 
 def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int = 2_000_000) -> list[int] | None:
     """A plan with the fewest agent moves sweeping every item (A*), or None past ``max_states``."""
     table = move_table(domain, size)
-    row_of = [(1 << size) - 1 << (r * size) for r in range(size)]
-    col_of = [sum(1 << (r * size + c) for r in range(size)) for c in range(size)]
-    for row in table:
-        for _a, _dest, swept in row:
-            if swept and not any(swept & ~line == 0 for line in row_of + col_of):
-                raise ProblemError(f"{domain}: line_cover_plan needs moves that sweep cells of one row or one column")
-    start = (player[0] * size + player[1], _items_mask(items, size))
+    if not _sweeps_one_line(domain, size):
+        raise ProblemError(f"{domain}: line_cover_plan needs moves that sweep cells of one row or one column")
+    # a state (cell, items left) is one int: items-left mask above the cell index
+    shift = (size * size - 1).bit_length()
+    cell_of = (1 << shift) - 1
+    start_mask = _items_mask(items, size)
+    start = start_mask << shift | (player[0] * size + player[1])
     h_cache: dict[int, int] = {}
 
     def h(mask: int) -> int:
         v = h_cache.get(mask)
         if v is None:
-            v = h_cache[mask] = _min_line_cover(mask, size)
+            v = h_cache[mask] = _rows_line_cover(_row_patterns(mask, size))
         return v
 
     best = {start: 0}
-    parent: dict[tuple[int, int], tuple[tuple[int, int], int] | None] = {start: None}
+    parent: dict[int, tuple[int, int] | None] = {start: None}
     tick = 0
-    heap = [(h(start[1]), 0, tick, start)]
+    heap = [(h(start_mask), 0, tick, start)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        _f, neg_g, _t, state = heapq.heappop(heap)
+        _f, neg_g, _t, state = pop(heap)
         g = -neg_g
         if g > best[state]:
             continue
-        pos, mask = state
+        mask = state >> shift
         if mask == 0:
             plan = []
             while parent[state] is not None:
                 state, a = parent[state]
                 plan.append(a)
             return plan[::-1]
-        for a, dest, swept in table[pos]:
-            nxt = (dest, mask & ~swept)
-            if g + 1 < best.get(nxt, 1 << 30):
-                best[nxt] = g + 1
+        g1 = g + 1
+        for a, dest, swept in table[state & cell_of]:
+            left = mask & ~swept
+            nxt = left << shift | dest
+            if g1 < best.get(nxt, 1 << 30):
+                best[nxt] = g1
                 parent[nxt] = (state, a)
                 tick += 1
                 # ties: deeper first (fewer re-expansions), then insertion order (deterministic)
-                heapq.heappush(heap, (g + 1 + h(nxt[1]), -(g + 1), tick, nxt))
+                push(heap, (g1 + h(left), -g1, tick, nxt))
         if len(best) > max_states:
             return None
     return None
