@@ -1,6 +1,7 @@
 """What RL libraries need around the SVoT envs: observation encodings, a Stable-Baselines3 VecEnv, evaluation.
 
-The envs observe an ``(N, N)`` uint8 grid of bit flags (bit ``i`` = ``spec.kinds[i]``).
+The envs observe an ``(N, N)`` grid of bit flags (bit ``i`` = ``spec.kinds[i]``): ``uint8``, or
+``uint16`` for a domain of more than 8 kinds.
 Networks learn far better from one channel per kind, so:
 
 * :func:`onehot` turns bit-flag grids (any leading batch shape) into float32
@@ -57,6 +58,7 @@ __all__ = [
 
 ENCODINGS = ("onehot", "flat", "egocentric", "egocentric_flat", "raw")
 PLAYER_BIT = 0  # every SVoT domain lists "player" first in spec.kinds
+BIT_DTYPES = (np.dtype(np.uint8), np.dtype(np.uint16))  # svot.envs.observation.observation_dtype
 
 
 # --- observation encodings ----------------------------------------------------------------------
@@ -64,8 +66,8 @@ def n_kinds_of(space: spaces.Box) -> int:
     """The number of kinds (bits) of an SVoT bit-flag observation space (``high = 2**K - 1``)."""
     high = int(np.max(space.high))
     k = high.bit_length()
-    if high != (1 << k) - 1 or space.dtype != np.uint8:
-        raise ConfigError(f"not an SVoT bit-flag observation space (uint8, high = 2**K - 1): {space}")
+    if high != (1 << k) - 1 or space.dtype not in BIT_DTYPES:
+        raise ConfigError(f"not an SVoT bit-flag observation space (uint8 or uint16, high = 2**K - 1): {space}")
     return k
 
 
@@ -77,11 +79,11 @@ def onehot(obs: np.ndarray, n_kinds: int, *, border: bool = False, flatten: bool
     one-cell frame whose border channel is 1). ``flatten``: ``(..., C*H*W)``.
     """
     obs = np.asarray(obs)
-    if obs.ndim < 2 or obs.dtype != np.uint8:
-        raise ConfigError(f"onehot takes uint8 grids of shape (..., N, N), got {obs.dtype} {obs.shape}")
+    if obs.ndim < 2 or obs.dtype not in BIT_DTYPES:
+        raise ConfigError(f"onehot takes uint8 or uint16 grids of shape (..., N, N), got {obs.dtype} {obs.shape}")
     lead, (h, w) = obs.shape[:-2], obs.shape[-2:]
-    shifts = np.arange(n_kinds, dtype=np.uint8).reshape(n_kinds, 1, 1)
-    bits = (obs[..., None, :, :] >> shifts) & np.uint8(1)  # (..., K, N, N)
+    shifts = np.arange(n_kinds, dtype=obs.dtype).reshape(n_kinds, 1, 1)
+    bits = (obs[..., None, :, :] >> shifts) & obs.dtype.type(1)  # (..., K, N, N)
     if border:
         out = np.zeros(lead + (n_kinds + 1, h + 2, w + 2), np.float32)
         out[..., :n_kinds, 1:-1, 1:-1] = bits
@@ -103,17 +105,17 @@ def egocentric(obs: np.ndarray, n_kinds: int, *, flatten: bool = False) -> np.nd
     ``(..., K*(2N-1)**2)``.
     """
     obs = np.asarray(obs)
-    if obs.ndim < 2 or obs.dtype != np.uint8 or obs.shape[-1] != obs.shape[-2]:
-        raise ConfigError(f"egocentric takes uint8 square grids of shape (..., N, N), got {obs.dtype} {obs.shape}")
+    if obs.ndim < 2 or obs.dtype not in BIT_DTYPES or obs.shape[-1] != obs.shape[-2]:
+        raise ConfigError(f"egocentric takes uint8 or uint16 square grids of shape (..., N, N), got {obs.dtype} {obs.shape}")
     lead, n = obs.shape[:-2], obs.shape[-1]
     flat = obs.reshape((-1, n, n))
     b, w = flat.shape[0], 2 * n - 1
-    shifts = np.array([i for i in range(n_kinds) if i != PLAYER_BIT], np.uint8).reshape(-1, 1, 1)
+    shifts = np.array([i for i in range(n_kinds) if i != PLAYER_BIT], obs.dtype).reshape(-1, 1, 1)
     padded = np.zeros((b, n_kinds, 3 * n - 2, 3 * n - 2), np.float32)  # the grid at offset n-1, frame of border
-    padded[:, : n_kinds - 1, n - 1 : 2 * n - 1, n - 1 : 2 * n - 1] = (flat[:, None, :, :] >> shifts) & np.uint8(1)
+    padded[:, : n_kinds - 1, n - 1 : 2 * n - 1, n - 1 : 2 * n - 1] = (flat[:, None, :, :] >> shifts) & obs.dtype.type(1)
     padded[:, n_kinds - 1] = 1.0
     padded[:, n_kinds - 1, n - 1 : 2 * n - 1, n - 1 : 2 * n - 1] = 0.0
-    where = ((flat >> np.uint8(PLAYER_BIT)) & np.uint8(1)).reshape(b, n * n).argmax(1)  # no player: (0, 0)
+    where = ((flat >> obs.dtype.type(PLAYER_BIT)) & obs.dtype.type(1)).reshape(b, n * n).argmax(1)  # no player: (0, 0)
     r, c = np.divmod(where, n)
     rows = r[:, None] + np.arange(w)  # (b, w): window rows in padded coordinates
     cols = c[:, None] + np.arange(w)

@@ -253,6 +253,9 @@ class GroundTask:
             for group in parts:
                 universe.update(group)
             grounded.append((op, binding, parts))
+        # a fluent of the init or the goal that no action touches (a player walled in, a goal cut off)
+        # still needs its bit: it simply never changes
+        universe.update(a for a in (*problem.init, *problem.goal) if a[0] not in self.fold)
         self.fluents: list[Atom] = sorted(universe)
         self.bit = {a: 1 << i for i, a in enumerate(self.fluents)}
         self._fluent_str = [atom_str(a) for a in self.fluents]
