@@ -82,6 +82,20 @@ def test_onehot_channels_and_border():
     assert onehot(obs, 3, border=True, flatten=True).shape == (64,)
 
 
+def test_sixteen_bit_grids_encode_bit_by_bit():
+    """A domain of more than 8 kinds (RegularMaze's 11) observes uint16 grids: bit 10 is channel 10."""
+    env = gym.make("SVoT/RegularMaze-4x4-v0")
+    obs, _ = env.reset(seed=3)
+    env.close()
+    assert obs.dtype == np.uint16 and obs.max() >= 1 << 8  # walls live above the first byte
+    x = onehot(obs, 11)
+    for k in range(11):
+        assert np.array_equal(x[k], (obs >> k) & 1), k
+    e = egocentric(obs, 11)
+    r, c = np.argwhere(obs & 1)[0]
+    assert e.shape == (11, 7, 7) and np.array_equal(e[9, 3 - r:7 - r, 3 - c:7 - c], (obs >> 10) & 1)
+
+
 def test_egocentric_centres_the_player():
     obs = np.zeros((5, 5), np.uint8)
     obs[0, 0] = 1  # player in the top-left corner
