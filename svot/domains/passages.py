@@ -157,3 +157,10 @@ def walls_from_open(size: int, atoms) -> tuple[list[list[int]], list[list[int]]]
     right = [[r, c] for r in range(size) for c in range(size - 1) if (cell_name((r, c)), "right") not in opened]
     down = [[r, c] for r in range(size - 1) for c in range(size) if (cell_name((r, c)), "down") not in opened]
     return right, down
+
+
+def add_wall_kinds(out: dict, state: dict) -> None:
+    """Add kinds ``wall_right`` / ``wall_down`` for a state's ``walls_right`` / ``walls_down`` (a spec's cell_kinds)."""
+    for key, kind in (("walls_right", "wall_right"), ("walls_down", "wall_down")):
+        for cell in state[key]:
+            out.setdefault(tuple(cell), set()).add(kind)

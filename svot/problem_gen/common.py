@@ -154,3 +154,18 @@ def attempts_exhausted(domain: str, size: int, split: str, attempts: int) -> Pro
         f"no solvable {domain} {size}x{size} {split} layout found in {attempts} attempts; "
         "the parameters leave too little room on this grid"
     )
+
+
+def finish_connected(spec: DomainSpec, size: int, split: str, layout: dict, params: dict, plan: bool) -> Generated:
+    """Package a layout that is solvable by construction (a connected maze): no attempt is rejected.
+
+    ``plan``: a shortest plan by breadth-first search on the shared grounding (actions tried in
+    index order); False leaves it for the caller to ask for later (``plan_optional`` domains).
+    """
+    problem = spec.problem_from_state(layout, problem_name(spec.name, size, split, layout))
+    steps = None
+    if plan:
+        grounding = shared_grounding(spec.name, size)
+        bound = grounding.bind(problem)
+        steps = grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg).plan
+    return finish(spec, size, split, layout, steps, {**params, "attempts": 1}, problem)

@@ -22,22 +22,13 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
+from svot.render.sprites import PAINT_COLOURS  # the zone colours: one palette for both renderers
 from svot.rulemaze import symbols as S
 
 SCALE = 4
 
 #: Flat RegularMaze cell colours (RGB).
-REGULAR_COLOURS: dict[str, tuple[int, int, int]] = {
-    "white": (255, 255, 255),
-    "green": (67, 176, 71),
-    "red": (226, 50, 50),
-    "blue": (58, 120, 232),
-    "yellow": (250, 214, 40),
-    "pink": (246, 150, 196),
-    "purple": (144, 96, 206),
-    "orange": (250, 136, 20),
-    "blue_green": (0, 166, 156),
-}
+REGULAR_COLOURS: dict[str, tuple[int, int, int]] = {"white": (255, 255, 255), **PAINT_COLOURS}
 
 GRASS = (126, 192, 88)
 GRASS_DARK = (92, 156, 62)

@@ -20,8 +20,7 @@ from svot.domains.grid import cells
 from svot.domains.passages import create_maze, edge_walls
 from svot.domains.questmaze.look import ITEMS
 from svot.errors import ConfigError
-from svot.problem_gen.common import Generated, finish, problem_name
-from svot.problem_gen.grounding import shared_grounding
+from svot.problem_gen.common import Generated, finish_connected
 
 DOMAIN = "questmaze"
 ITEM_DENSITY = {"id": 0.3, "ood": 0.6}
@@ -59,13 +58,5 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 
 
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
-    spec = get_spec(DOMAIN)
-    params = sampling_params(size, split)
     layout = sample_layout(size, split, rng)
-    problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
-    steps = None
-    if plan:
-        grounding = shared_grounding(DOMAIN, size)
-        bound = grounding.bind(problem)
-        steps = grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg).plan
-    return finish(spec, size, split, layout, steps, {**params, "attempts": 1}, problem)  # connected: the first layout serves
+    return finish_connected(get_spec(DOMAIN), size, split, layout, sampling_params(size, split), plan)

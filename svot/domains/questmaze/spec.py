@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, player_of
 from svot.domains.grid import cell_name, cells, grid_objects, parse_cell, sorted_cells
-from svot.domains.passages import open_atoms, walls_from_open
+from svot.domains.passages import add_wall_kinds, open_atoms, walls_from_open
 from svot.domains.questmaze import look as look_module
 from svot.domains.questmaze import wording as wording_module
 from svot.domains.questmaze.look import ITEMS, TARGETS
@@ -87,9 +87,7 @@ class QuestMazeSpec(DomainSpec):
         for item, where in state["items"].items():
             for cell in where:
                 add_kind(out, cell, item)
-        for key, kind in (("walls_right", "wall_right"), ("walls_down", "wall_down")):
-            for cell in state[key]:
-                add_kind(out, cell, kind)
+        add_wall_kinds(out, state)
         add_kind(out, state["player"], "player")
         return out
 
