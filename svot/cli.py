@@ -132,7 +132,7 @@ def _maps_per_split(text: str | None):
 
 @command("export", "export SVoT datasets (Parquet or ImageFolder JSONL) with a manifest")
 def _export_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--domains", help="comma-separated domains, or 'all' (maze, frozenlake, sokoban, pacman, gather)")
+    p.add_argument("--domains", help="comma-separated registered domains, or 'all' (Table 5's); an unknown name lists the known ones")
     p.add_argument("--sizes", help="comma-separated grid sizes (default: each domain's Table 5 sizes)")
     p.add_argument("--splits", help="comma-separated splits from train,val,test_id,test_ood (default: all)")
     p.add_argument("--paper", action="store_true", help="every domain x Table 5 size x split")
@@ -262,7 +262,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 @command("pddl", "planner-ready PDDL: domain + problem files and svot's plans for classical planners")
 def _pddl_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("export",), help="export: write domain.pddl, p<seed>.pddl, p<seed>.plan")
-    p.add_argument("--domain", required=True, help="maze, frozenlake, sokoban, pacman or gather")
+    p.add_argument("--domain", required=True, help="a registered domain (an unknown name lists the known ones)")
     p.add_argument("--size", type=int, required=True, help="grid size (a Table 5 size unless --allow-any-size)")
     p.add_argument("--ood", action="store_true", help="OOD sampling parameters (default: ID)")
     p.add_argument("--seeds", default="0:10", help="seed range A:B, one problem per seed (default 0:10)")

@@ -139,7 +139,7 @@ def make_config(
         domains = list(TABLE5_SIZES)
         splits = list(SPLIT_NAMES)
     if not domains:
-        raise ConfigError("no domains given: pass --domains (e.g. --domains sokoban) or --paper")
+        raise ConfigError("no domains given: pass --domains (a comma-separated list, or all) or --paper")
     names = []
     for d in domains:
         name = get_spec(d).name

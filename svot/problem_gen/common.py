@@ -157,7 +157,7 @@ def attempts_exhausted(domain: str, size: int, split: str, attempts: int) -> Pro
 
 
 def finish_connected(spec: DomainSpec, size: int, split: str, layout: dict, params: dict, plan: bool) -> Generated:
-    """Package a layout that is solvable by construction (a connected maze): no attempt is rejected.
+    """Package a layout that is solvable by construction (a connected walled grid): no attempt is rejected.
 
     ``plan``: a shortest plan by breadth-first search on the shared grounding (actions tried in
     index order); False leaves it for the caller to ask for later (``plan_optional`` domains).
