@@ -54,8 +54,7 @@ BALL_COLOURS = {
     "blue": (48, 92, 222),
     "yellow": (238, 202, 36),
 }
-#: Every sprite the library draws (others are ``generic:<kind>``, a shape of the kind's own).
-#: Flat fills of the whole cell (painted zones): the library draws ``paint_<colour>`` for each.
+#: Fills of the whole cell (painted zones, a lighter centre): the library draws ``paint_<colour>`` for each.
 PAINT_COLOURS = {
     "green": (67, 176, 71),
     "red": (226, 50, 50),
@@ -68,6 +67,7 @@ PAINT_COLOURS = {
 }
 #: Walls on a cell's edge (grids whose walls lie between cells): ``edge_<side>``.
 EDGE_SIDES = ("right", "down")
+#: Every sprite the library draws (others are ``generic:<kind>``, a shape of the kind's own).
 LIBRARY = frozenset(
     {"player", "wall", "crate", "crate_on_target", "target", "coin", "hole", "start", "gift", "flag"}
     | {f"ball_{c}" for c in BALL_COLOURS}

@@ -116,49 +116,30 @@ def maze_problem(maze: Maze, name: str | None = None) -> Problem:
         state = regular_state(maze) if maze.scenario == S.REGULAR else quest_state(maze)
         return get_spec(state["domain"]).problem_from_state(
             state, f"{maze_domain_name(maze)}-{maze.size}x{maze.size}" if name is None else name)
+    # the open grid (a QuestMaze: only it has monsters): the whole grid is adjacent; monsters block in the domain
     n = maze.size
     cells = [(r, c) for r in range(n) for c in range(n)]
     objects = [(cell_name(c), "cell") for c in cells] + [(d, "direction") for d in DIRECTIONS]
-    init: set = set()
-    if maze.open_grid:  # the whole grid is adjacent; monsters block in the domain
-        for a in cells:
-            for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
-                if maze.inside(b):
-                    ab = _direction(a, b)
-                    init.add(("adjacent", cell_name(a), ab, cell_name(b)))
-                    init.add(("adjacent", cell_name(b), _OPPOSITE[ab], cell_name(a)))
-    else:
-        for a, b in maze.passages:
-            ab = _direction(a, b)
-            init.add(("open", cell_name(a), ab, cell_name(b)))
-            init.add(("open", cell_name(b), _OPPOSITE[ab], cell_name(a)))
-    init.add(("at", cell_name(maze.start)))
-    if maze.scenario == S.REGULAR:
-        objects += [(col, "colour") for col in S.ZONE_COLOURS]
-        for cell in cells:
-            sym = maze.symbol(cell)
-            if sym != S.PLAIN_REGULAR:
-                init.add(("zone", cell_name(cell), sym))
-        (goal,) = maze.goals
-        init.add(("goal", cell_name(goal)))
-        goal_atoms = (("at", cell_name(goal)),)
-    else:
-        objects += [(i, "item") for i in S.ITEMS] + [(t, "target") for t in S.TARGETS]
-        for cell in cells:
-            sym = maze.symbol(cell)
-            if sym in S.ITEMS:
-                init.add(("item-at", cell_name(cell), sym))
-            elif sym in S.TARGETS:
-                init.add(("target-at", cell_name(cell), sym))
-            elif sym == S.MONSTER:
-                init.add(("monster", cell_name(cell)))
-            else:
-                init.add(("free", cell_name(cell)))
-        goal_atoms = (("ended",),)
-    if name is None:
-        name = f"{maze_domain_name(maze)}-{n}x{n}"
-    return Problem(domain=maze_domain_name(maze), name=name, objects=tuple(objects),
-                   init=frozenset(init), goal=goal_atoms)
+    objects += [(i, "item") for i in S.ITEMS] + [(t, "target") for t in S.TARGETS]
+    init: set = {("at", cell_name(maze.start))}
+    for a in cells:
+        for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
+            if maze.inside(b):
+                ab = _direction(a, b)
+                init.add(("adjacent", cell_name(a), ab, cell_name(b)))
+                init.add(("adjacent", cell_name(b), _OPPOSITE[ab], cell_name(a)))
+    for cell in cells:
+        sym = maze.symbol(cell)
+        if sym in S.ITEMS:
+            init.add(("item-at", cell_name(cell), sym))
+        elif sym in S.TARGETS:
+            init.add(("target-at", cell_name(cell), sym))
+        elif sym == S.MONSTER:
+            init.add(("monster", cell_name(cell)))
+        else:
+            init.add(("free", cell_name(cell)))
+    return Problem(domain=OPEN_QUEST_DOMAIN, name=f"{OPEN_QUEST_DOMAIN}-{n}x{n}" if name is None else name,
+                   objects=tuple(objects), init=frozenset(init), goal=(("ended",),))
 
 
 def problem_maze(problem: Problem) -> Maze:
