@@ -265,10 +265,19 @@ class DomainSpec:
     # then wraps the single env).
     env_entry_point: ClassVar[str | None] = None
     vector_entry_point: ClassVar[str | None] = None
-    # svot.envs.observation reads the observation grid straight off the engine's state bits, one
-    # atom per (cell, kind), found by predicate name. False: some kind is drawn by no single atom
-    # (a wall that is the absence of a passage), so the envs draw every grid from cell_kinds.
-    observation_from_atoms: ClassVar[bool] = True
+    def atom_kind_names(self, pred: str, rest: list[str]) -> list[str]:
+        """The kinds an atom of ``pred`` may draw in its cell, most specific first (``rest``: its other arguments).
+
+        svot.envs.observation reads the observation grid straight off the engine's state bits,
+        one atom per (cell, kind), found by these names and checked against ``cell_kinds``. The
+        default reads predicate names: ``(at ?c)`` draws ``player``, ``(p ?c)`` kind ``p``,
+        ``(p ?c x)`` kind ``p_x`` (else ``p``). A kind no atom draws (a wall that is the absence
+        of a passage) must stay as it is within an episode: the envs take it from the spec's
+        grid of the episode's first state.
+        """
+        names = ["_".join([pred, *rest])] if rest else []
+        names.append("player" if pred == "at" else pred)
+        return names
 
     # svot.render.sprites: the floor (background) colour of every cell, whether empty cells carry
     # a faint ice sheen, and the sprite each kind is drawn with (kind -> sprite name of the

@@ -12,6 +12,7 @@ Randomness comes only from the ``numpy.random.Generator`` passed in.
 
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
 import numpy as np
@@ -22,12 +23,13 @@ Cell = tuple[int, int]
 LOOP_PERCENT = 10
 
 
-def _grid_neighbours(cell: Cell, size: int) -> list[Cell]:
-    out = []
-    for dr, dc in DELTAS.values():
-        r, c = cell[0] + dr, cell[1] + dc
-        if 0 <= r < size and 0 <= c < size:
-            out.append((r, c))
+@functools.lru_cache(maxsize=64)
+def _grid_neighbours(size: int) -> dict[Cell, tuple[Cell, ...]]:
+    """Each cell's neighbours inside the grid, in ``DELTAS`` order (the order Alg. 3's draws index)."""
+    out = {}
+    for r in range(size):
+        for c in range(size):
+            out[(r, c)] = tuple((r + dr, c + dc) for dr, dc in DELTAS.values() if 0 <= r + dr < size and 0 <= c + dc < size)
     return out
 
 
@@ -45,11 +47,12 @@ def _inner_edges(size: int) -> list[tuple[Cell, Cell]]:
 def dfs_perfect_maze(size: int, src: Cell, rng: np.random.Generator) -> set[tuple[Cell, Cell]]:
     """Phase 1 of Alg. 3: the passages of a perfect maze grown by DFS from ``src``."""
     passages: set[tuple[Cell, Cell]] = set()
+    neighbours = _grid_neighbours(size)
     stack = [src]
     visited = {src}
     while stack:
         u = stack[-1]
-        options = [v for v in _grid_neighbours(u, size) if v not in visited]
+        options = [v for v in neighbours[u] if v not in visited]
         if options:
             v = options[int(rng.integers(len(options)))]
             passages.add((min(u, v), max(u, v)))
@@ -141,21 +144,34 @@ _OPPOSITE = {"right": "left", "down": "up"}
 def open_atoms(size: int, walls_right, walls_down) -> list[tuple[str, str, str, str]]:
     """The ``(open ...)`` atoms of a grid with these walls (see :func:`edge_walls`), row-major."""
     closed = {("right", tuple(c)) for c in walls_right} | {("down", tuple(c)) for c in walls_down}
+    return [atom for edge, pair in _edge_atoms(size) if edge not in closed for atom in pair]
+
+
+@functools.lru_cache(maxsize=64)
+def _edge_atoms(size: int) -> tuple:
+    """Every inner edge, row-major, as ``((dir, cell), (its two (open ...) atoms))``."""
     out = []
     for r in range(size):
         for c in range(size):
             for d, there in (("right", (r, c + 1)), ("down", (r + 1, c))):
-                if there[0] < size and there[1] < size and (d, (r, c)) not in closed:
+                if there[0] < size and there[1] < size:
                     a, b = cell_name((r, c)), cell_name(there)
-                    out += [("open", a, d, b), ("open", b, _OPPOSITE[d], a)]
-    return out
+                    out.append(((d, (r, c)), (("open", a, d, b), ("open", b, _OPPOSITE[d], a))))
+    return tuple(out)
 
 
 def walls_from_open(size: int, atoms) -> tuple[list[list[int]], list[list[int]]]:
     """The walls (as :func:`edge_walls` gives them) of a state's ``(open ...)`` atoms."""
     opened = {(a[1], a[2]) for a in atoms if a[0] == "open"}
-    right = [[r, c] for r in range(size) for c in range(size - 1) if (cell_name((r, c)), "right") not in opened]
-    down = [[r, c] for r in range(size - 1) for c in range(size) if (cell_name((r, c)), "down") not in opened]
+    right, down = _edge_keys(size)
+    return [[r, c] for key, r, c in right if key not in opened], [[r, c] for key, r, c in down if key not in opened]
+
+
+@functools.lru_cache(maxsize=64)
+def _edge_keys(size: int) -> tuple:
+    """``((cell name, "right"), row, col)`` for every right edge inside the grid, and the same for the lower edges."""
+    right = tuple(((cell_name((r, c)), "right"), r, c) for r in range(size) for c in range(size - 1))
+    down = tuple(((cell_name((r, c)), "down"), r, c) for r in range(size - 1) for c in range(size))
     return right, down
 
 

@@ -155,6 +155,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if options is not None and not isinstance(options, dict):
             raise ConfigError(f"reset options must be a dict such as {{'problem': ...}}, got {type(options).__name__}")
         options = dict(options or {})
+        first_state = None  # the initial state dict, where the generator already read it
         unknown = sorted(set(options) - set(RESET_OPTIONS))
         if unknown:
             raise ConfigError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; known: {', '.join(RESET_OPTIONS)}")
@@ -168,7 +169,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         else:
             # plan=False: where a layout is solvable without a search, the plan waits until `plan` is read
             gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True, plan=False)
-            self.problem = gen.problem
+            self.problem, first_state = gen.problem, gen.state
             if gen.plan is None:
                 self._plan, self._plan_due = None, True
             else:
@@ -176,7 +177,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             self.engine, self._cache = self._make_engine(self.problem), {}
         self._observer = observer_for(self.dspec, self.size, getattr(self.engine, "task", None))
         self._state = self.engine.initial()
-        self._view = self._read(self._state)
+        self._view = self._read(self._state, first_state)
         self._steps_beyond_terminated = None
         if self.render_mode == "human":
             self.render()
@@ -285,11 +286,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         return parsed
 
     # --- reading states ----------------------------------------------------------
-    def _read(self, state) -> dict:
-        """The view of ``state``, from the cache or built."""
-        return self._cache.get(state) or self._new_view(state)
+    def _read(self, state, state_dict: dict | None = None) -> dict:
+        """The view of ``state``, from the cache or built (``state_dict``: its state dict, if already read)."""
+        return self._cache.get(state) or self._new_view(state, state_dict=state_dict)
 
-    def _new_view(self, state, before: dict | None = None) -> dict:
+    def _new_view(self, state, before: dict | None = None, state_dict: dict | None = None) -> dict:
         """The view of a state not in the cache (kept there while it has room).
 
         ``before`` is the view of the state the env stepped from: its grid is
@@ -299,11 +300,17 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         first checks).
         """
         observer = self._observer
-        sd = None
+        sd = state_dict
         if observer is not None and observer.trusted:
-            obs = observer.observe(state) if before is None else observer.update(before["obs"], before["engine_state"], state)
+            if before is not None:
+                obs = observer.update(before["obs"], before["engine_state"], state)
+            elif observer.undrawn:  # kinds no atom draws (edge walls): the episode's own, from the spec
+                sd = self._state_dict(state) if sd is None else sd
+                obs = observer.observe(state, observer.static_grid(sd))
+            else:
+                obs = observer.observe(state)
             if observer.to_verify > 0:
-                sd = self._state_dict(state)
+                sd = self._state_dict(state) if sd is None else sd
                 if not observer.check(obs, sd, f"problem {self.problem.name!r}"):
                     obs = spec_observation(self.dspec, sd, self.size)
         else:

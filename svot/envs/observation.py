@@ -1,13 +1,18 @@
 """Observations straight from engine states: which atom draws which kind in which cell.
 
-The env's observation is an N×N ``uint8`` grid, bit i of a cell set when
-``spec.kinds[i]`` occupies it. The spec says so through ``state_dict`` and
+The env's observation is an N×N ``uint8`` grid (``uint16`` above 8 kinds), bit i
+of a cell set when ``spec.kinds[i]`` occupies it. The spec says so through ``state_dict`` and
 ``cell_kinds``, which build Python dicts: exact, but too slow to run on every
 step of an RL loop. Here the same grid is read off the state's bits:
 :func:`observation_layout` finds, by predicate name, the one atom that draws
 each (cell, kind) (``(at ?c)`` the player, ``(coin ?c)`` a coin, ``(ball ?c
-red)`` a red ball), and :class:`BitObserver` turns a state into a grid with
-that table, or updates the previous grid by the atoms that changed.
+red)`` a red ball; a spec may name other kinds through
+:meth:`~svot.domains.DomainSpec.atom_kind_names`), and :class:`BitObserver` turns
+a state into a grid with that table, or updates the previous grid by the atoms
+that changed. A kind that no atom draws (a wall that is the *absence* of a
+passage) is taken to stay as it is within an episode: its bits come from the
+spec's grid of the episode's first state (:meth:`BitObserver.static_grid`) and
+are carried along by the updates.
 
 The map is derived, not declared, so it is checked: an observer compares its
 grids with the spec's on the first :data:`VERIFY_STATES` states it sees and,
@@ -32,22 +37,27 @@ VERIFY_STATES = 256  # states per observer checked against the spec before it is
 _FLIP_LIMIT = 16_384  # state changes whose grid flips an observer keeps
 
 
-def observation_layout(spec: DomainSpec, size: int, domain, folded: set) -> list:
-    """8 slots per cell (row-major): slot ``8*cell + i`` holds the atom that draws ``spec.kinds[i]`` there.
+def slots_per_cell(spec: DomainSpec) -> int:
+    """Layout slots per cell: one per bit of the observation's dtype (8 or 16)."""
+    return 8 * np.dtype(observation_dtype(spec)).itemsize
 
-    The atom of a kind is found by name: ``(at ?c)`` draws ``player``, ``(p ?c)``
-    draws kind ``p``, ``(p ?c x)`` draws kind ``p_x`` (e.g. ``ball_red``).
-    Slots with no atom are padding (``None``).
+
+def observation_layout(spec: DomainSpec, size: int, domain, folded: set) -> list:
+    """S slots per cell (row-major, S = :func:`slots_per_cell`): slot ``S*cell + i`` holds the atom
+    that draws ``spec.kinds[i]`` there.
+
+    The atom of a kind is found by name (:meth:`~svot.domains.DomainSpec.atom_kind_names`):
+    by default ``(at ?c)`` draws ``player``, ``(p ?c)`` draws kind ``p``, ``(p ?c x)``
+    draws kind ``p_x`` (e.g. ``ball_red``). Slots with no atom are padding (``None``).
     """
     kinds = {k: i for i, k in enumerate(spec.kinds)}
-    if len(kinds) > 8:
-        raise ConfigError(f"{spec.name} has {len(kinds)} kinds; a uint8 observation holds at most 8")
+    slots = slots_per_cell(spec)
     objects = spec.base_objects(size)
     cells = {name: i for i, (name, t) in enumerate(o for o in objects if o[1] == "cell")}
     by_type: dict[str, list[str]] = {}
     for name, t in objects:
         by_type.setdefault(t, []).append(name)
-    layout: list = [None] * (8 * len(cells))
+    layout: list = [None] * (slots * len(cells))
     for pred in sorted(domain.predicates):
         if pred in folded or pred in domain.action_predicates:
             continue
@@ -57,22 +67,28 @@ def observation_layout(spec: DomainSpec, size: int, domain, folded: set) -> list
             continue
         for args in itertools.product(*(by_type.get(t, []) for t in types)):
             rest = [x for i, x in enumerate(args) if i != where[0]]
-            for kind in _kind_names(pred, rest):
+            for kind in spec.atom_kind_names(pred, rest):
                 if kind in kinds:
-                    slot = 8 * cells[args[where[0]]] + kinds[kind]
+                    slot = slots * cells[args[where[0]]] + kinds[kind]
                     if layout[slot] is None:
                         layout[slot] = (pred, *args)
                     break
     return layout
 
 
-def _kind_names(pred: str, rest: list[str]) -> list[str]:
-    """Kind names an atom of ``pred`` with non-cell arguments ``rest`` may draw, most specific first."""
-    names = []
-    if rest:
-        names.append("_".join([pred, *rest]))
-    names.append("player" if pred == "at" else pred)
-    return names
+def undrawn_kinds(spec: DomainSpec, layout: list) -> int:
+    """The bit mask of the kinds that no atom of ``layout`` draws (taken to be constant within an episode)."""
+    slots = slots_per_cell(spec)
+    drawn = 0
+    for slot, atom in enumerate(layout):
+        if atom is not None:
+            drawn |= 1 << (slot % slots)
+    return ((1 << len(spec.kinds)) - 1) & ~drawn
+
+
+def static_grid(spec: DomainSpec, state_dict: dict, size: int, undrawn: int) -> np.ndarray:
+    """The bits of the ``undrawn`` kinds as the spec draws them in ``state_dict`` (an episode's own)."""
+    return spec_observation(spec, state_dict, size) & observation_dtype(spec)(undrawn)
 
 
 def observation_dtype(spec: DomainSpec) -> type:
@@ -102,51 +118,64 @@ class BitObserver:
     ``None`` otherwise; ``base`` is what the grounding's folded static atoms
     draw. Each (cell, kind) has at most one atom, so a grid is ``base`` plus
     the sum of its atoms' entries, and an atom that flips flips exactly its bit.
+    ``undrawn`` is the mask of the kinds no atom draws: their bits are the
+    episode's own (:meth:`static_grid`), which :meth:`observe` takes as ``static``.
     """
 
     def __init__(self, spec: DomainSpec, size: int, fluents, layout: list, static_atoms=()):
         self.spec = spec
         self.size = size
+        self.dtype = observation_dtype(spec)
+        slots = slots_per_cell(spec)
         slot_of = {atom: slot for slot, atom in enumerate(layout) if atom is not None}
+        self.undrawn = undrawn_kinds(spec, layout)
         # atoms folded into the grounding (a per-problem grounding's walls) draw the same in every state
-        self.base = np.zeros(size * size, np.uint8)
+        self.base = np.zeros(size * size, self.dtype)
         for atom in static_atoms:
             slot = slot_of.get(tuple(atom))
             if slot is not None:
-                self.base[slot >> 3] |= 1 << (slot & 7)
+                self.base[slot // slots] |= 1 << (slot % slots)
         self.table: list = []
         cells, kinds = [], []
         for atom in fluents:
             slot = slot_of.get(tuple(atom))
-            entry = None if slot is None else (slot >> 3, 1 << (slot & 7))
+            entry = None if slot is None else (slot // slots, 1 << (slot % slots))
             self.table.append(entry)
             cells.append(-1 if entry is None else entry[0])
             kinds.append(0 if entry is None else entry[1])
         self._cells = np.array(cells + [-1], np.intp)
         self._kinds = np.array(kinds + [0], np.float64)
-        self._drawn = np.flatnonzero(self._cells >= 0)
         self._flips: dict[int, np.ndarray] = {}  # before ^ after -> the grid bits it flips (see update)
         self.to_verify = VERIFY_STATES
         self.trusted = True  # False once a grid differed from the spec's: callers use the spec then
 
-    def observe(self, state: int) -> np.ndarray:
-        """The grid of ``state``, from scratch."""
+    def static_grid(self, state_dict: dict) -> np.ndarray:
+        """The bits of the kinds no atom draws, as the spec draws them in ``state_dict`` (the episode's own)."""
+        return static_grid(self.spec, state_dict, self.size, self.undrawn)
+
+    def observe(self, state: int, static: np.ndarray | None = None) -> np.ndarray:
+        """The grid of ``state``, from scratch (``static``: the episode's :meth:`static_grid`, if any kind is undrawn)."""
         n = self.size * self.size
         if not state:
-            return self.base.reshape(self.size, self.size).copy()
-        raw = np.frombuffer(state.to_bytes((state.bit_length() + 7) // 8, "little"), np.uint8)
-        on = np.flatnonzero(np.unpackbits(raw, bitorder="little"))
-        on = on[on < len(self.table)]
-        cells = self._cells[on]
-        keep = cells >= 0
-        grid = np.bincount(cells[keep], weights=self._kinds[on][keep], minlength=n).astype(np.uint8)
-        return (grid | self.base).reshape(self.size, self.size)
+            grid = self.base.reshape(self.size, self.size).copy()
+        else:
+            raw = np.frombuffer(state.to_bytes((state.bit_length() + 7) // 8, "little"), np.uint8)
+            on = np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+            on = on[on < len(self.table)]
+            cells = self._cells[on]
+            keep = cells >= 0
+            grid = np.bincount(cells[keep], weights=self._kinds[on][keep], minlength=n).astype(self.dtype)
+            grid = (grid | self.base).reshape(self.size, self.size)
+        if static is not None:
+            grid |= static
+        return grid
 
     def update(self, grid: np.ndarray, before: int, after: int) -> np.ndarray:
         """The grid of ``after`` from the grid of ``before`` (a new array; ``grid`` is untouched).
 
         An atom that flips flips exactly its (cell, kind) bit, so what changes depends only
         on ``before ^ after``; that change's grid is kept (a step's flips repeat across states).
+        The undrawn kinds' bits stay as they are.
         """
         delta = before ^ after
         flips = self._flips.get(delta)
@@ -165,7 +194,7 @@ class BitObserver:
             entry = table[i]
             if entry is not None:
                 flat[entry[0]] ^= entry[1]
-        flips = np.array(flat, np.uint8).reshape(self.size, self.size)
+        flips = np.array(flat, self.dtype).reshape(self.size, self.size)
         if len(self._flips) >= _FLIP_LIMIT:
             self._flips.clear()
         self._flips[delta] = flips
@@ -197,7 +226,7 @@ def observer_for(spec: DomainSpec, size: int, task) -> BitObserver | None:
     ``static_atoms`` and ``domain``); anything else has no bit states to read.
     """
     fluents = getattr(task, "fluents", None)
-    if fluents is None or not spec.observation_from_atoms:
+    if fluents is None:
         return None
     per_task = _OBSERVERS.get(task)
     if per_task is None:

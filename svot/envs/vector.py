@@ -32,13 +32,15 @@ single env's ``Discrete``); an action outside it raises
 :class:`~svot.errors.ActionError`.
 
 ## Observation Space
-``Box(0, 2**K - 1, (num_envs, N, N), uint8)``: per env the single env's bit-flag
-grid (bit i = ``spec.kinds[i]``), computed from the state columns with a few
-numpy ops. The atom→(cell, kind) map is derived from the predicates' names
-(``(at ?c)`` is the player; ``(wall ?c)`` the kind ``wall``; ``(ball ?c red)``
-the kind ``ball_red``) and verified against the spec's own
-``state_dict``/``cell_kinds`` on the pool's states when the env is built; a
-domain where it does not hold falls back to the spec per env (logged).
+``Box(0, 2**K - 1, (num_envs, N, N), uint8)`` (``uint16`` above 8 kinds): per env
+the single env's bit-flag grid (bit i = ``spec.kinds[i]``), computed from the
+state columns with a few numpy ops. The atom→(cell, kind) map is derived from
+the predicates' names (``(at ?c)`` is the player; ``(wall ?c)`` the kind
+``wall``; ``(ball ?c red)`` the kind ``ball_red``; a spec may say more through
+``atom_kind_names``); kinds that no atom draws (edge walls, the absence of a
+passage) come from each pool problem's own grid. The map is verified against
+the spec's own ``state_dict``/``cell_kinds`` on the pool's states when the env
+is built; a domain where it does not hold falls back to the spec per env (logged).
 
 ## Rewards, Episode End
 As the single env: reward 1.0 on reaching the goal; terminated on the goal or on
@@ -87,7 +89,14 @@ from gymnasium.vector.utils import batch_space
 from svot.domains import SPECS, DomainSpec, get_spec
 from svot.domains.base import DomainSpec as _BaseSpec
 from svot.engine.vector import ProblemBatch, VectorEngine
-from svot.envs.observation import observation_layout, spec_observation
+from svot.envs.observation import (
+    observation_dtype,
+    observation_layout,
+    slots_per_cell,
+    spec_observation,
+    static_grid,
+    undrawn_kinds,
+)
 from svot.envs.pool import generated_pool
 from svot.errors import ActionError, ConfigError, ProblemError
 from svot.envs.problem_check import check_problem
@@ -219,7 +228,8 @@ class SVoTVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(n_actions)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         n_kinds = len(self.dspec.kinds)
-        self.single_observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), np.uint8)
+        self._obs_dtype = observation_dtype(self.dspec)
+        self.single_observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), self._obs_dtype)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._keys = [self.dspec.action_key(a, self.size) for a in range(n_actions)]
         self._track_failure = type(self.dspec).is_failure is not _BaseSpec.is_failure
@@ -450,9 +460,18 @@ class SVoTVectorEnv(VectorEnv):
 
     # --- observations -------------------------------------------------------------------------------
     def _build_observer(self) -> None:
-        """The observation is the first ``8 * N * N`` columns (see :func:`observation_layout`),
-        verified against the spec's own ``state_dict``/``cell_kinds`` on pool states."""
-        self._obs_cols = 8 * self.size * self.size
+        """The observation is the first ``S * N * N`` columns (S slots per cell, see :func:`observation_layout`),
+        plus, for kinds no atom draws (edge walls), each pool problem's own grid of them, verified
+        against the spec's own ``state_dict``/``cell_kinds`` on pool states."""
+        layout = self.engine.columns[: slots_per_cell(self.dspec) * self.size * self.size]
+        self._obs_cols = len(layout)
+        self._obs_words = np.dtype(self._obs_dtype).itemsize  # packed bytes per cell
+        undrawn = undrawn_kinds(self.dspec, layout)
+        self._static_obs = None
+        if undrawn:
+            self._static_obs = np.stack([
+                static_grid(self.dspec, self.dspec.state_dict(p.init, self.size), self.size, undrawn) for p in self.pool
+            ])
         self._obs_fallback = False
         bad = self._verify_observer()
         if bad is not None:
@@ -473,7 +492,7 @@ class SVoTVectorEnv(VectorEnv):
         rng = np.random.default_rng(0)
         nA = self.single_action_space.n
         for t in range(walk + 1):
-            fast = self._project(st.rows)
+            fast = self._project(st.rows, st.problem)
             for i in range(k):
                 slow = self._spec_obs(st.rows[i])
                 if not np.array_equal(fast[i], slow):
@@ -481,13 +500,21 @@ class SVoTVectorEnv(VectorEnv):
             eng.step(st, self._act_rows.take(rng.integers(nA, size=k)))
         return None
 
-    def _project(self, rows: np.ndarray) -> np.ndarray:
-        # 8 bytes (0/1) per cell → one byte with bit i = byte i: a multiply gathers them into the top byte
+    def _project(self, rows: np.ndarray, problems: np.ndarray) -> np.ndarray:
+        # 8 bytes (0/1) per 8 kinds of a cell → one byte with bit i = byte i: a multiply gathers them into the top byte
         words = rows[:, : self._obs_cols].view(np.uint64)
         out = self._word_buffer(words.shape)  # reused: a fresh large temporary costs page faults every step
         np.multiply(words, _PACK_BYTES, out=out)
         out >>= np.uint64(56)
-        return out.astype(np.uint8).reshape(len(rows), self.size, self.size)
+        n, N = len(rows), self.size
+        if self._obs_words == 1:
+            obs = out.astype(np.uint8).reshape(n, N, N)
+        else:  # uint16 grids: two bytes per cell, low byte first
+            pairs = out.reshape(n, N * N, 2)
+            obs = (pairs[:, :, 0] | (pairs[:, :, 1] << np.uint64(8))).astype(np.uint16).reshape(n, N, N)
+        if self._static_obs is not None:  # the kinds no atom draws: the problem's own
+            obs |= self._static_obs[problems]
+        return obs
 
     def _word_buffer(self, shape: tuple) -> np.ndarray:
         """A scratch ``uint64`` array of ``shape`` (overwritten by the next call)."""
@@ -500,10 +527,13 @@ class SVoTVectorEnv(VectorEnv):
         return spec_observation(self.dspec, self.dspec.state_dict(self.engine.true_atoms(row), self.size), self.size)
 
     def _observe(self, rows: np.ndarray | None = None) -> np.ndarray:
-        data = self._state.rows if rows is None else self._state.rows[rows]
+        st = self._state
+        data, problems = (st.rows, st.problem) if rows is None else (st.rows[rows], st.problem[rows])
         if self._obs_fallback:
-            return np.stack([self._spec_obs(r) for r in data]) if len(data) else np.zeros((0, self.size, self.size), np.uint8)
-        return self._project(data)
+            if not len(data):
+                return np.zeros((0, self.size, self.size), self._obs_dtype)
+            return np.stack([self._spec_obs(r) for r in data])
+        return self._project(data, problems)
 
     # --- info -----------------------------------------------------------------------------------------
     def _info(self, applicable: np.ndarray, rows: np.ndarray | None = None) -> dict:

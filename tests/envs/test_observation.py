@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 import svot  # noqa: F401  (registers the ids)
-from svot.domains import get_spec
+from svot.domains import DOMAINS, get_spec
 from svot.engine import GroundedEngine
 from svot.envs.observation import BitObserver, observation_layout, observer_for, spec_observation
 from svot.envs.registration import env_id
 from svot.pddl import load_domain
 from svot.problem_gen import generate
 
-DOMAIN_SIZES = [(d, n) for d in ("maze", "frozenlake", "sokoban", "pacman", "gather") for n in get_spec(d).sizes]
+DOMAIN_SIZES = [(d, n) for d in DOMAINS for n in get_spec(d).sizes]
 
 
 @pytest.mark.parametrize("domain,size", DOMAIN_SIZES)
@@ -32,15 +32,63 @@ def test_observer_grids_equal_the_specs_along_random_walks(domain, size, split):
         engine = spec.make_engine(problem)
         observer = observer_for(spec, size, engine.task)
         s = engine.initial()
-        grid = observer.observe(s)
+        static = observer.static_grid(spec.state_dict(engine.true_atoms(s), size)) if observer.undrawn else None
+        grid = observer.observe(s, static)
         for _ in range(80):
             expected = spec_observation(spec, spec.state_dict(engine.true_atoms(s), size), size)
             assert np.array_equal(grid, expected)
-            assert np.array_equal(observer.observe(s), expected)
+            assert np.array_equal(observer.observe(s, static), expected)
             t, _ = engine.step(s, spec.action_key(int(rng.integers(n_actions)), size))
             grid, s = observer.update(grid, s, t), t
             checked += 1
     assert checked == 480
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_only_edge_walls_are_drawn_by_no_atom(domain):
+    """Every kind but an edge wall (the absence of an (open ...) passage) has an atom that draws it."""
+    spec = get_spec(domain)
+    for size in spec.sizes:
+        problem = generate(domain, size, "id", np.random.default_rng(0)).problem
+        observer = observer_for(spec, size, spec.make_engine(problem).task)
+        undrawn = {k for i, k in enumerate(spec.kinds) if observer.undrawn >> i & 1}
+        # kinds_at: the kinds a grid of this size can hold (Gather's smaller grids have fewer colours)
+        assert undrawn & set(spec.kinds_at(size)) == {"wall_right", "wall_down"} & set(spec.kinds)
+
+
+class _MovingWalls(type(get_spec("questmaze"))):
+    """A spec whose undrawn kind changes within an episode: a wall follows the player."""
+
+    def cell_kinds(self, state):
+        out = super().cell_kinds(state)
+        out.setdefault(tuple(state["player"]), set()).add("wall_down")
+        return out
+
+
+def test_env_falls_back_to_the_spec_when_an_undrawn_kind_moves(caplog):
+    """The observer takes the kinds no atom draws to be fixed for the episode; where they are not,
+    its checks catch it and the env returns the spec's own grids."""
+    env = gym.make(env_id("questmaze", 4), info_level="minimal")
+    spec = _MovingWalls()
+    rng = np.random.default_rng(0)
+    with caplog.at_level(logging.WARNING, logger="svot.envs.observation"):
+        for seed in range(20):  # episodes until one lets the player leave its start (some end at once)
+            env.reset(seed=seed)
+            u = env.unwrapped
+            u.dspec = spec
+            task = u.engine.task  # an observer of its own: the shared one may have finished its checks already
+            u._observer = BitObserver(spec, 4, task.fluents, observation_layout(spec, 4, task.domain, set()), task.static_atoms)
+            u._cache = {}
+            for _ in range(60):
+                obs, _, term, trunc, _ = env.step(int(rng.integers(4)))
+                assert np.array_equal(obs, spec_observation(spec, u.state, 4))
+                if term or trunc:  # (a reset fetches the shared observer again)
+                    break
+            if not u._observer.trusted:
+                break
+    assert "computing them through the spec" in caplog.text
+    assert not u._observer.trusted
+    env.close()
 
 
 def test_per_problem_grounding_draws_folded_walls():

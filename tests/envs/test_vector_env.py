@@ -18,6 +18,8 @@ DOMAIN_IDS = [
     ("sokoban", "SVoT/Sokoban-5x5-OOD-v0"),
     ("pacman", "SVoT/Pacman-4x4-v0"),
     ("gather", "SVoT/Gather-5x5-OOD-v0"),
+    ("regularmaze", "SVoT/RegularMaze-4x4-OOD-v0"),  # uint16 grids; edge walls drawn by no atom
+    ("questmaze", "SVoT/QuestMaze-4x4-v0"),  # edge walls drawn by no atom
 ]
 
 
@@ -188,7 +190,7 @@ def test_spaces_sanity(domain, env_id):
     assert venv.single_observation_space == single.observation_space
     assert venv.single_action_space == single.action_space
     assert venv.observation_space.shape == (3,) + single.observation_space.shape
-    assert venv.observation_space.dtype == np.uint8
+    assert venv.observation_space.dtype == single.observation_space.dtype  # uint8, uint16 above 8 kinds
     assert isinstance(venv.action_space, gym.spaces.MultiDiscrete)
     obs, info = venv.reset(seed=0)
     assert venv.observation_space.contains(obs)

@@ -10,7 +10,8 @@ import svot  # noqa: F401
 from svot.engine import make_engine
 from svot.engine.grounded import SharedGroundedEngine
 
-IDS = ["SVoT/Maze-6x6-v0", "SVoT/FrozenLake-5x5-OOD-v0", "SVoT/Sokoban-6x6-v0", "SVoT/Pacman-5x5-v0", "SVoT/Gather-6x6-OOD-v0"]
+IDS = ["SVoT/Maze-6x6-v0", "SVoT/FrozenLake-5x5-OOD-v0", "SVoT/Sokoban-6x6-v0", "SVoT/Pacman-5x5-v0", "SVoT/Gather-6x6-OOD-v0",
+       "SVoT/RegularMaze-4x4-v0", "SVoT/QuestMaze-4x4-OOD-v0"]
 
 
 def _per_problem_engine(env):

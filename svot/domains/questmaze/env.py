@@ -1,6 +1,7 @@
-"""The QuestMaze Gymnasium env (``gymnasium.make_vec`` wraps it: no native vector env)."""
+"""The QuestMaze Gymnasium envs: the single env and its natively batched vector env."""
 
 from svot.envs.base import SVoTEnv
+from svot.envs.vector import SVoTVectorEnv
 
 
 class QuestMazeEnv(SVoTEnv):
@@ -34,5 +35,11 @@ class QuestMazeEnv(SVoTEnv):
     ## Arguments
     Those of :class:`svot.envs.base.SVoTEnv`.
     """
+
+    domain_name = "questmaze"
+
+
+class QuestMazeVectorEnv(SVoTVectorEnv):
+    """QuestMaze, natively batched: ``gymnasium.make_vec("SVoT/QuestMaze-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
     domain_name = "questmaze"

@@ -33,9 +33,6 @@ class QuestMazeSpec(DomainSpec):
         Field("walls_down", "Walls below", "cells"),
     )
     word_values = {"reached": (NONE, *TARGETS)}
-    # The walls are the absence of (open ...) passages, which no single atom draws: the envs read
-    # every observation through cell_kinds (svot.envs.observation derives per-atom tables).
-    observation_from_atoms = False
 
     # --- problems ---
     def base_objects(self, size: int) -> list[tuple[str, str]]:
@@ -99,7 +96,16 @@ class QuestMazeSpec(DomainSpec):
     plan_optional = True  # every sampled maze is connected: a target is always reachable
 
     # --- envs and rendering ---
+    def atom_kind_names(self, pred: str, rest: list[str]) -> list[str]:
+        # (item-at ?c key) draws the key and (target-at ?c princess) the princess; (collected ?c key)
+        # draws nothing (a collected item is gone). The walls are drawn by no atom: the absence of
+        # an (open ...) passage, the same all episode.
+        if pred in ("item-at", "target-at"):
+            return list(rest)
+        return super().atom_kind_names(pred, rest)
+
     env_entry_point = "svot.domains.questmaze.env:QuestMazeEnv"
+    vector_entry_point = "svot.domains.questmaze.env:QuestMazeVectorEnv"
 
     # --- scoring ---
     state_fields = ("action", "player", "items", "collected", "reached")

@@ -1,6 +1,7 @@
-"""The RegularMaze Gymnasium env (``gymnasium.make_vec`` wraps it: no native vector env)."""
+"""The RegularMaze Gymnasium envs: the single env and its natively batched vector env."""
 
 from svot.envs.base import SVoTEnv
+from svot.envs.vector import SVoTVectorEnv
 
 
 class RegularMazeEnv(SVoTEnv):
@@ -34,5 +35,11 @@ class RegularMazeEnv(SVoTEnv):
     ## Arguments
     Those of :class:`svot.envs.base.SVoTEnv`.
     """
+
+    domain_name = "regularmaze"
+
+
+class RegularMazeVectorEnv(SVoTVectorEnv):
+    """RegularMaze, natively batched: ``gymnasium.make_vec("SVoT/RegularMaze-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
     domain_name = "regularmaze"

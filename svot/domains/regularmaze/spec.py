@@ -27,9 +27,6 @@ class RegularMazeSpec(DomainSpec):
         Field("walls_right", "Walls right of", "cells"),
         Field("walls_down", "Walls below", "cells"),
     )
-    # The walls are the absence of (open ...) passages, which no single atom draws: the envs read
-    # every observation through cell_kinds.
-    observation_from_atoms = False
 
     # --- problems ---
     def base_objects(self, size: int) -> list[tuple[str, str]]:
@@ -89,7 +86,15 @@ class RegularMazeSpec(DomainSpec):
     plan_optional = True  # every sampled maze is connected: the goal is always reachable
 
     # --- envs and rendering ---
+    def atom_kind_names(self, pred: str, rest: list[str]) -> list[str]:
+        # (zone ?c green) is the start and (zone ?c blue) a blue zone; the goal's red is drawn by (goal ?c).
+        # The walls are drawn by no atom: the absence of an (open ...) passage, the same all episode.
+        if pred == "zone" and rest == [START_COLOUR]:
+            return ["start"]
+        return super().atom_kind_names(pred, rest)
+
     env_entry_point = "svot.domains.regularmaze.env:RegularMazeEnv"
+    vector_entry_point = "svot.domains.regularmaze.env:RegularMazeVectorEnv"
 
     # --- scoring ---
     state_fields = ("action", "player")
