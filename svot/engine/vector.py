@@ -216,6 +216,12 @@ class VectorEngine:
                     f"problem {p.name!r}: its {'/'.join(sorted(self.fold))} atoms differ from the shared ones "
                     "this vector engine folded away"
                 )
+            unseen = self.unseen_statics.intersection(p.init)
+            if unseen:
+                raise ProblemError(
+                    f"problem {p.name!r} holds {atom_str(min(unseen))}, which no problem this vector engine was "
+                    "compiled for held (the actions that need it were left out)"
+                )
             row = init[i]
             for a in p.init:
                 if a[0] in self.fold:

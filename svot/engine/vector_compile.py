@@ -55,7 +55,8 @@ def _bits(mask: int) -> list[int]:
 class VectorTables:
     """What :func:`compile_vector` derives; :class:`~svot.engine.vector.VectorEngine` takes these as its attributes.
 
-    Columns: ``columns`` (atom or None for padding), ``col``, ``n_atoms``,
+    Grounding: ``unseen_statics`` (per-problem static atoms that no reference problem
+    holds, whose actions were left out). Columns: ``columns`` (atom or None for padding), ``col``, ``n_atoms``,
     ``FALSE``/``TRUE``/``COMP``, ``width``. Actions: ``task`` (the grounding),
     ``actions`` (internal ones last, in key order), ``agent_keys``,
     ``internal_keys``. Pivots: ``groups``, ``group_cols``, ``group_none``,
@@ -79,6 +80,7 @@ def compile_vector(
     t.fold = frozenset(a[0] for a in shared)
     template = Problem(domain=domain.name, name="vector-template", objects=objects, init=shared, goal=())
     t.task = GroundTask(domain, template, fold=t.fold)
+    t.unseen_statics = _drop_unseen_static_actions(t, domain, reference)
     t._by_type = {}
     for name, type_name in objects:
         t._by_type.setdefault(type_name, []).append(name)
@@ -105,6 +107,35 @@ def compile_vector(
 
 def ground_args(by_type: dict, domain: Domain, pred: str):
     return itertools.product(*(by_type.get(ty, []) for ty in domain.predicates[pred]))
+
+
+def _drop_unseen_static_actions(t: VectorTables, domain: Domain, reference: Sequence[Problem]) -> frozenset:
+    """Leave out the ground actions that need a per-problem static atom no reference problem holds.
+
+    A static predicate that is not folded (a walled maze's ``(open ?from ?dir ?to)`` passages)
+    differs per problem, so the template grounds every typed combination: all 16 x 16 cell pairs
+    of a 4x4 grid, where only neighbours are ever open, and each step would test them all. An
+    action that needs an atom no reference problem's init holds can apply in none of them.
+    Returns those atoms: :meth:`~svot.engine.vector.VectorEngine.encode` refuses a problem that
+    holds one (the vector env then compiles again with it among the references).
+    """
+    per_problem = domain.static_predicates - t.fold
+    if not reference or not per_problem:
+        return frozenset()
+    seen = {a for p in reference for a in p.init if a[0] in per_problem}
+    fluents = t.task.fluents
+    unseen = 0
+    for i, a in enumerate(fluents):
+        if a[0] in per_problem and a not in seen:
+            unseen |= 1 << i
+    kept, used = [], 0
+    for ga in t.task.actions:
+        if ga.pos & unseen:
+            used |= ga.pos & unseen
+        else:
+            kept.append(ga)
+    t.task.actions = kept
+    return frozenset(a for i, a in enumerate(fluents) if used >> i & 1)
 
 
 def _columns(t: VectorTables, domain: Domain, layout) -> None:

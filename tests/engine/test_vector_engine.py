@@ -15,7 +15,11 @@ from svot.pddl import Problem, load_domain
 from svot.problem_gen import generate
 
 # one size per domain (the middle Table 5 size), both splits
-CASES = [(d, n, s) for d, n in [("maze", 6), ("frozenlake", 5), ("sokoban", 5), ("pacman", 5), ("gather", 5)] for s in ("id", "ood")]
+CASES = [
+    (d, n, s)
+    for d, n in [("maze", 6), ("frozenlake", 5), ("sokoban", 5), ("pacman", 5), ("gather", 5), ("regularmaze", 4), ("questmaze", 4)]
+    for s in ("id", "ood")
+]
 N_ENVS = 16
 N_STEPS = 250  # 16 × 250 = 4,000 random steps per case
 
@@ -139,3 +143,22 @@ def test_unknown_literal_never_applies():
     rows = eng.key_ids([("move", "sideways")] * 2)
     assert not eng.step(st, rows).any()
     assert np.array_equal(before, st.rows)
+
+
+def test_actions_on_passages_no_reference_holds_are_left_out():
+    """A walled maze's ``(open ?from ?dir ?to)`` passages differ per problem, so the template grounds
+    every pair of cells; only the steps whose passage some reference problem holds are kept, and
+    ``encode`` refuses a problem with a passage none of them held (its steps are missing)."""
+    size = 4
+    everything = _engine("regularmaze", size, [])  # no references: nothing is left out
+    assert len(everything.task.actions) == (size * size) ** 2 * 4
+    pool = _problems("regularmaze", size, "id", 64)
+    eng = _engine("regularmaze", size, pool)
+    inner_edges = 2 * size * (size - 1)
+    assert len(eng.task.actions) == 2 * inner_edges  # each inner edge, both ways: 64 mazes open them all
+    one = _problems("regularmaze", size, "id", 1, seed=5)
+    small = _engine("regularmaze", size, one)
+    other = next(p for p in pool if {a for a in p.init if a[0] == "open"} - set(one[0].init))
+    with pytest.raises(ProblemError, match="no problem this vector engine was compiled for held"):
+        small.encode([other])
+    small.encode(one)  # its own reference is fine

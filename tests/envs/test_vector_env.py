@@ -255,3 +255,25 @@ def test_entry_points_are_the_domain_folders_classes(domain, env_id):
 def test_the_generic_vector_env_names_the_known_domains():
     with pytest.raises(ConfigError, match="needs a domain.*maze, frozenlake, sokoban, pacman, gather"):
         SVoTVectorEnv(num_envs=2)
+
+
+def test_a_problem_with_passages_the_engine_never_saw_gets_an_engine_that_has_them():
+    """The vector engine leaves out steps through passages none of its reference problems holds
+    (svot.engine.vector_compile); a vector env given a problem with such a passage compiles again
+    and then steps it exactly as the single env does."""
+    size = 4
+    gens = _gens("regularmaze", size, "id", 8, seed=3)
+    first = gens[0].problem
+    other = next(g.problem for g in gens if {a for a in g.problem.init if a[0] == "open"} - set(first.init))
+    for problem in (first, other):  # the second cannot be played by the first one's engine
+        venv = SVoTVectorEnv(1, size, domain="regularmaze", problems=[problem], autoreset_mode="Disabled")
+        single = gym.make(f"SVoT/RegularMaze-{size}x{size}-v0").unwrapped
+        obs, _ = venv.reset(seed=0)
+        single_obs, _ = single.reset(options={"problem": problem})
+        assert np.array_equal(obs[0], single_obs)
+        for a in np.random.default_rng(0).integers(4, size=40):
+            obs, rew, term, _, _ = venv.step(np.array([a]))
+            single_obs, single_rew, single_term, _, _ = single.step(int(a))
+            assert np.array_equal(obs[0], single_obs) and rew[0] == single_rew and term[0] == single_term
+            if term[0]:
+                break
