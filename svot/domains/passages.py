@@ -33,7 +33,8 @@ def _grid_neighbours(size: int) -> dict[Cell, tuple[Cell, ...]]:
     return out
 
 
-def _inner_edges(size: int) -> list[tuple[Cell, Cell]]:
+@functools.lru_cache(maxsize=64)
+def _inner_edges(size: int) -> tuple[tuple[Cell, Cell], ...]:
     out = []
     for r in range(size):
         for c in range(size):
@@ -41,7 +42,7 @@ def _inner_edges(size: int) -> list[tuple[Cell, Cell]]:
                 out.append(((r, c), (r, c + 1)))
             if r + 1 < size:
                 out.append(((r, c), (r + 1, c)))
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 def dfs_perfect_maze(size: int, src: Cell, rng: np.random.Generator) -> set[tuple[Cell, Cell]]:
@@ -63,19 +64,24 @@ def dfs_perfect_maze(size: int, src: Cell, rng: np.random.Generator) -> set[tupl
     return passages
 
 
-def _tree_path(passages: set[tuple[Cell, Cell]], src: Cell, dst: Cell) -> list[Cell]:
+def _tree_parents(passages: set[tuple[Cell, Cell]], src: Cell) -> dict[Cell, Cell]:
+    """Each cell's parent on the perfect maze's tree rooted at ``src`` (the tree's paths are unique)."""
     adj: dict[Cell, list[Cell]] = {}
-    for a, b in sorted(passages):
+    for a, b in passages:
         adj.setdefault(a, []).append(b)
         adj.setdefault(b, []).append(a)
     parent = {src: src}
     todo = [src]
     while todo:
         u = todo.pop()
-        for v in adj.get(u, []):
+        for v in adj.get(u, ()):
             if v not in parent:
                 parent[v] = u
                 todo.append(v)
+    return parent
+
+
+def _tree_path(parent: dict[Cell, Cell], src: Cell, dst: Cell) -> list[Cell]:
     path = [dst]
     while path[-1] != src:
         path.append(parent[path[-1]])
@@ -108,9 +114,10 @@ def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Gener
                 loop_percent: float = LOOP_PERCENT) -> tuple[tuple[Cell, Cell], ...]:
     """Alg. 3 ``CreateMaze``: DFS perfect maze, then loop injection. Returns passages."""
     passages = dfs_perfect_maze(size, src, rng)
+    parent = _tree_parents(passages, src)
     on_path: set[Cell] = set()
     for dst in dsts:
-        on_path.update(_tree_path(passages, src, dst))
+        on_path.update(_tree_path(parent, src, dst))
     closed = [w for w in _inner_edges(size) if w not in passages]
     on_walls = [w for w in closed if w[0] in on_path or w[1] in on_path]
     off_walls = [w for w in closed if not (w[0] in on_path or w[1] in on_path)]
