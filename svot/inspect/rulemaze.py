@@ -19,10 +19,8 @@ import base64
 import functools
 import io
 import json
-from pathlib import Path
 
 import numpy as np
-import pyarrow.parquet as pq
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -33,7 +31,8 @@ from svot.errors import ActionError, DatasetError
 from svot.inspect._content import image_content, png_bytes, user_message
 from svot.rulemaze import symbols as S
 from svot.rulemaze import tools as T
-from svot.rulemaze.dataset import INSTRUCTIONS, SCENARIO_DIRS, TEST_GROUPS, iter_items, make_config, plan
+from svot.rulemaze.dataset import INSTRUCTIONS, TEST_GROUPS, iter_items, make_config, plan
+from svot.rulemaze.reader import scenario_rows
 from svot.rulemaze.tools_logic import TOOL_SCHEMAS
 from svot.rulemaze.vision import PerceptionError
 
@@ -49,20 +48,12 @@ def _decode(png: bytes) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
 
-def _items_from_export(data, scenario: str) -> list[dict]:
-    root = Path(data)
-    path = root if root.suffix == ".parquet" else root / SCENARIO_DIRS[scenario] / "test.parquet"
-    if not path.is_file():
-        raise DatasetError(f"no RuleMaze test split at {str(path)!r} (svot rulemaze export --formats parquet)")
-    return [r for r in pq.read_table(path).to_pylist() if r["scenario"] == scenario]
-
-
 def items(scenario: str, *, data=None, seed: int = 0, per_group: int = 100, pool_size: int = 20_000,
           groups=TEST_GROUPS) -> list[dict]:
     """Test items of one scenario, ``per_group`` per group (the paper: 100 seen + 3 x 100 unseen)."""
     scenario = S.normalize_scenario(scenario)
     if data is not None:
-        rows = _items_from_export(data, scenario)
+        rows = scenario_rows(data, scenario)
         out, seen = [], {}
         for r in rows:
             if r["group"] in groups and seen.get(r["group"], 0) < per_group:

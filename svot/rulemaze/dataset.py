@@ -110,6 +110,7 @@ from svot.rulemaze.matching import evaluate_paths
 from svot.rulemaze.maze import Maze
 from svot.rulemaze.pool import COLORINGS, LAYOUTS, generate_pool, read_pool
 from svot.rulemaze.quest_open import grid_size
+from svot.rulemaze.reader import SCENARIO_DIRS, SHAREGPT_DIR  # the export layout, which the reader owns
 from svot.rulemaze.pool_stats import pool_report
 from svot.rulemaze.rules.analysis import DIFFICULTIES, TIERS
 from svot.rulemaze.rules.bank import builtin_rules, load_rules
@@ -119,7 +120,6 @@ from svot.rulemaze.trajectory import path_to_actions
 from svot.rulemaze.render import render_maze, min_image_size
 from svot.rulemaze.tools import run_trace
 
-SCENARIO_DIRS = {S.REGULAR: "regularmaze", S.QUEST: "questmaze"}
 SPLITS = ("train", "test")
 TEST_GROUPS = ("seen",) + tuple(f"unseen-{d}" for d in DIFFICULTIES)
 GROUPS = ("train",) + TEST_GROUPS
@@ -137,7 +137,6 @@ DEFAULT_MIN_MOVES = 3
 FORMATS = ("parquet", "sharegpt", "trl")
 DEFAULT_FORMATS = ("parquet", "sharegpt")
 MAX_IMAGE_SIZE = 4096  # pixels a side: the most svot.safe_paths lets a reader decode
-SHAREGPT_DIR = "sharegpt"
 TRL_DIR = "trl"
 
 

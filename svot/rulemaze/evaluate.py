@@ -37,6 +37,9 @@ from pathlib import Path
 from svot.errors import DatasetError, PredictionError
 from svot.jsonl import loads, split_lines
 from svot.rulemaze.metrics import Scores, parse_actions, score
+from svot.rulemaze.reader import find_test_splits, read_rows
+
+TRUTH_COLUMNS = ("id", "scenario", "group", "ground_truth")  # what scoring reads of a Parquet split
 
 TEST_GROUPS = ("seen", "unseen-easy", "unseen-medium", "unseen-hard")
 _ORDER = ("RegularMaze", "QuestMaze")
@@ -61,41 +64,11 @@ class Predictions:
     lines: int = 0
 
 
-def _truth_rows(path: Path) -> list[dict]:
-    if path.suffix == ".parquet":
-        import pyarrow.parquet as pq
-
-        cols = ["id", "scenario", "group", "ground_truth"]
-        try:
-            return pq.read_table(path, columns=cols).to_pylist()
-        except (OSError, KeyError, ValueError) as exc:
-            raise DatasetError(f"{path}: cannot read the columns {cols}: {exc}") from None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DatasetError(f"{path}: cannot read a ShareGPT JSON list: {exc}") from None
-    if not isinstance(data, list) or any(not isinstance(r, dict) for r in data):
-        raise DatasetError(f"{path}: expected a JSON list of items")
-    return data
-
-
-def _truth_files(data: Path) -> list[Path]:
-    if data.is_file():
-        return [data]
-    if not data.is_dir():
-        raise DatasetError(f"data {str(data)!r} does not exist")
-    for pattern in ("test.parquet", "*/test.parquet", "sharegpt/test.json", "*/sharegpt/test.json"):
-        found = sorted(data.glob(pattern))
-        if found:
-            return found
-    raise DatasetError(f"no test split under {str(data)!r} (looked for */test.parquet and */sharegpt/test.json)")
-
-
 def load_truth(data) -> dict[str, Truth]:
     """Ground truth by item id, from an export (see the module docstring)."""
     out: dict[str, Truth] = {}
-    for path in _truth_files(Path(data)):
-        for i, row in enumerate(_truth_rows(path)):
+    for path in find_test_splits(data):
+        for i, row in enumerate(read_rows(path, TRUTH_COLUMNS) if path.suffix == ".parquet" else read_rows(path)):
             try:
                 t = Truth(str(row["id"]), str(row["scenario"]), str(row["group"]),
                           tuple(str(a) for a in row["ground_truth"]))
@@ -215,7 +188,7 @@ def evaluate(data, predictions, *, strict: bool = True) -> Report:
 
 def _match_by_position(data, truth: dict, preds: Predictions) -> None:
     """Give id-less lines (LLaMA-Factory predict output) the ids of the data file's items, in order."""
-    files = _truth_files(Path(data))
+    files = find_test_splits(data)
     if len(files) != 1:
         raise PredictionError(
             f"{len(preds.positional)} prediction lines have no id (LLaMA-Factory's generated_predictions.jsonl); "
