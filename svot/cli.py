@@ -21,9 +21,11 @@ with status 3 when not one prediction was scored.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from svot._version import __version__
@@ -83,8 +85,6 @@ def check_writable(path: str) -> None:
     Creates the parent folders and a probe file next to the target, then
     removes the probe; the target itself is untouched.
     """
-    from pathlib import Path
-
     out = Path(path)
     if out.is_dir():
         raise CLIError(f"cannot write {path!r}: it is a directory")
@@ -233,9 +233,6 @@ def _evaluate_args(p: argparse.ArgumentParser) -> None:
 @_evaluate_args.runner
 def _evaluate(args: argparse.Namespace) -> int:
     # lazy: this command's packages load only when it runs, so that `svot --version` and `svot -h` stay fast
-    import json
-    from pathlib import Path
-
     from svot.metrics import evaluate
 
     if args.json:

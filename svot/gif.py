@@ -30,6 +30,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 from svot.errors import ActionError, ConfigError
 from svot.render.image import render_state
@@ -148,8 +149,6 @@ def episode_frames(
 
 def caption_strip(text: str, width: int) -> np.ndarray:
     """A ``(h, width, 3)`` strip with ``text`` in Pillow's bitmap font, scaled by a whole factor to suit ``width``."""
-    from PIL import Image, ImageDraw, ImageFont
-
     # the built-in bitmap font: the same pixels on every machine (Pillow >= 10.1's load_default() returns a
     # FreeType font where FreeType is present; load_default_imagefont() is the bitmap one)
     font = getattr(ImageFont, "load_default_imagefont", ImageFont.load_default)()
@@ -192,8 +191,6 @@ def _add_bar(frames: list[np.ndarray]) -> list[np.ndarray]:
 
 def _palette_frames(frames: list[np.ndarray]):
     """Frames as ``P`` images over one shared palette (deterministic)."""
-    from PIL import Image
-
     stack = np.stack(frames)
     packed = (stack[..., 0].astype(np.uint32) << 16) | (stack[..., 1].astype(np.uint32) << 8) | stack[..., 2]
     colours, inverse = np.unique(packed.ravel(), return_inverse=True)

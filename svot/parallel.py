@@ -7,16 +7,15 @@ a resumed run, so each worker asks the kernel to kill it when its parent dies.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 
 
 def _die_with_parent(parent: int) -> None:
     try:
-        import ctypes
-        import signal
-
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG (Linux)
     except (OSError, AttributeError):
         return

@@ -37,6 +37,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
 
 from svot.errors import ConfigError
 from svot.pddl.pddlgym_compat import quiet_gym_import
@@ -171,7 +172,7 @@ class OneHotObservation(gym.ObservationWrapper):
 def _vec_env_base():
     quiet_gym_import()  # SB3 imports old gym when installed (the pddlgym extra): keep its banner quiet
     try:
-        from stable_baselines3.common.vec_env import VecEnv
+        from stable_baselines3.common.vec_env import VecEnv  # optional: the 'rl' extra
     except ImportError as exc:  # pragma: no cover - exercised only without SB3
         raise ImportError('SB3VecEnv needs stable-baselines3: pip install "svot[rl]"') from exc
     return VecEnv
@@ -205,8 +206,6 @@ def _build_sb3_vec_env_class():
         """
 
         def __init__(self, venv, encoding: str = "onehot", border: bool = True):
-            from gymnasium.vector import AutoresetMode
-
             if getattr(venv, "autoreset_mode", None) is not AutoresetMode.SAME_STEP:
                 raise ConfigError(
                     "SB3VecEnv needs a vector env with autoreset_mode='SameStep' (SB3 resets envs within the "
@@ -295,11 +294,11 @@ def make_sb3_vec_env(
 def _build_grid_cnn_class():
     quiet_gym_import()
     try:
-        import torch
+        import torch  # optional: the 'rl' extra (torch and stable-baselines3)
         from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
     except ImportError as exc:  # pragma: no cover - exercised only without SB3
         raise ImportError('GridCNN needs stable-baselines3 and torch: pip install "svot[rl]"') from exc
-    from torch import nn
+    from torch import nn  # optional, as above
 
     class GridCNN(BaseFeaturesExtractor):
         """3×3 same-padded convolutions over ``(C, H, W)`` one-hot grids, then a linear layer.

@@ -97,6 +97,58 @@ def test_the_allow_list_names_existing_files_with_a_reason():
         assert _function_level_imports(ROOT / path), f"{path} has no function-level svot import left: drop it from the list"
 
 
+# modules of svot's dependencies that import an optional package when loaded
+NEEDS_AN_EXTRA = {"gymnasium.utils.play": "imports pygame (the rl extra)"}
+
+
+def _core_dependencies() -> set[str]:
+    """The import names of the packages ``pip install svot`` always brings (pyproject's dependencies)."""
+    import tomllib  # stdlib from 3.11; this test is about svot's code, so 3.10 simply skips it
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    names = {re.split(r"[<>=!~\[; ]", d, maxsplit=1)[0].strip().lower() for d in deps}
+    return {{"pillow": "PIL"}.get(n, n) for n in names}
+
+
+def _third_party_function_level(path: Path) -> list[tuple[int, str, bool]]:
+    """(line, module, has a comment on its line or the two above) of each non-svot import in a function."""
+    text = path.read_text()
+    lines = text.splitlines()
+    out = []
+    for fn in ast.walk(ast.parse(text)):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                if not _is_svot(name):
+                    near = lines[max(0, node.lineno - 3): node.lineno]
+                    out.append((node.lineno, name, any("#" in x for x in near)))
+    return out
+
+
+def test_function_level_imports_are_of_optional_packages_and_say_why():
+    """Issue 17: no function-level imports, except of optional third-party packages, each with a comment
+    saying why. The standard library and svot's own dependencies are imported at the top of a module."""
+    pytest.importorskip("tomllib")
+    core = _core_dependencies() | set(sys.stdlib_module_names)
+    offenders = []
+    for path in MODULES.values():
+        for line, module, commented in _third_party_function_level(path):
+            where = f"{path.relative_to(ROOT)}:{line}: {module}"
+            optional = module in NEEDS_AN_EXTRA or module.split(".")[0] not in core
+            if not optional and str(path.relative_to(ROOT)) not in ALLOWED_FUNCTION_LEVEL:
+                offenders.append(f"{where} (a dependency or the standard library: import it at the top)")
+            elif not commented:
+                offenders.append(f"{where} (say why it is imported here, e.g. '# optional: the rl extra')")
+    assert not offenders, "\n".join(offenders)
+
+
 def _fresh(code: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
 

@@ -34,7 +34,11 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy
+import PIL
+import pyarrow
 import pyarrow as pa
+from tqdm import tqdm
 
 from svot._version import __version__
 from svot.parallel import process_pool
@@ -303,8 +307,6 @@ class ExportResult:
 
 
 def _progress(total: int, initial: int, quiet: bool, desc: str = "instances", unit: str = "inst"):
-    from tqdm import tqdm
-
     return tqdm(
         total=total,
         initial=initial,
@@ -494,10 +496,6 @@ def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob], card: bool = True
 
 
 def _manifest(out: Path, cfg: ExportConfig, jobs: list[SplitJob], rows: list[SummaryRow], command) -> dict:
-    import numpy
-    import PIL
-    import pyarrow
-
     datasets: dict = {}
     for (d, n) in cfg.targets:
         name = dataset_name(d, n)

@@ -27,8 +27,10 @@ already called ``ray.init()``, that session is used as it is.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
+import socket
 import tempfile
 from concurrent.futures import Future
 from pathlib import Path
@@ -41,7 +43,7 @@ ENGINES = ("local", "ray")
 
 def _import_ray():
     try:
-        import ray
+        import ray  # optional: the 'ray' extra
     except ImportError:
         raise ConfigError(
             "--engine ray needs Ray: pip install 'svot[ray]' (or pip install 'ray>=2.9')"
@@ -62,8 +64,6 @@ def _run_and_ship(fn, task: tuple) -> tuple:
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     """Fail fast, in one line, when ``host:port`` does not answer (Ray itself retries for minutes)."""
-    import socket
-
     if "://" in address or address == "auto":
         return
     host, sep, port = address.rpartition(":")
@@ -91,8 +91,6 @@ class RayPool:
         self._ray = ray
         self._owner = False
         if not ray.is_initialized():
-            import logging
-
             kwargs = {"log_to_driver": False, "logging_level": logging.WARNING}
             if address:
                 try:

@@ -39,6 +39,7 @@ import json
 
 import numpy as np
 import pyarrow as pa
+from PIL import Image
 
 from svot.dataset import prompts
 from svot.domains import get_spec
@@ -179,8 +180,6 @@ def schema_for(view: str) -> pa.Schema:
 
 def encode_png(image: np.ndarray) -> bytes:
     """Deterministic PNG: PIL, fixed compression level, no metadata chunks (no timestamps)."""
-    from PIL import Image
-
     buf = io.BytesIO()
     Image.fromarray(np.ascontiguousarray(image, dtype=np.uint8)).save(
         buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL, optimize=False

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar, Mapping
 
+import numpy as np
+
 from svot.domains import grid
 from svot.domains.distractors import generic_pools, generic_problems, same_line
 from svot.domains.grid import DIRECTIONS, Cell
@@ -160,8 +162,6 @@ class DomainSpec:
     def check_action(self, action: Any, size: int) -> int:
         n = self.n_actions(size)
         try:
-            import numpy as np
-
             if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
                 if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
                     action = int(action)

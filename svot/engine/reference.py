@@ -76,7 +76,7 @@ class PDDLGymEngine:
         return frozenset((lit.predicate.name,) + tuple(str(v.name) for v in lit.variables) for lit in state.literals)
 
     def is_goal(self, state) -> bool:
-        from pddlgym.inference import check_goal
+        from pddlgym.inference import check_goal  # optional: the 'pddlgym' extra (this engine is PDDLGym's)
 
         return check_goal(state, self.env._goal)
 

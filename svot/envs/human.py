@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 
+import gymnasium as gym
 import numpy as np
 
 from svot.errors import ConfigError
@@ -25,7 +26,7 @@ def require_pygame():
     """Import pygame (without its banner) or raise an ImportError that says how to install it."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
-        import pygame
+        import pygame  # optional: the 'rl' extra (render_mode="human" only)
     except ImportError as exc:
         raise ImportError('render_mode="human" needs pygame: pip install pygame (or pip install "svot[rl]")') from exc
     return pygame
@@ -62,8 +63,6 @@ class HumanWindow:
             self.available = False
             self.screen = None
             if not self.warned:
-                import gymnasium as gym
-
                 gym.logger.warn(
                     f"render_mode='human': no display to open a window on ({exc}); nothing will be drawn. "
                     "Use render_mode='rgb_array' on a headless machine (or SDL_VIDEODRIVER=dummy)."

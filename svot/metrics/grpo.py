@@ -57,6 +57,7 @@ import os
 from typing import Callable, Sequence
 
 import numpy as np
+from PIL import Image
 
 from svot.metrics._text import completion_text, normalize_action
 from svot.metrics.errors import MetricError
@@ -217,8 +218,6 @@ def choice_reward_fn(completions, **kwargs) -> Reward:
 
 
 def _image_from(value, depth: int = 0) -> np.ndarray | None:
-    from PIL import Image
-
     if value is None or depth > 6:
         return None
     if isinstance(value, Image.Image):

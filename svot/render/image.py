@@ -10,6 +10,7 @@ the same state.
 from __future__ import annotations
 
 import numpy as np
+from PIL import Image
 
 from svot.errors import ConfigError, ProblemError
 from svot.render.atlas import cell_bounds, get_atlas
@@ -73,6 +74,4 @@ def render_labels(spec, label_ids, image_size=256, out: np.ndarray | None = None
 
 def save_png(path, image: np.ndarray) -> None:
     """Write an ``(H, W, 3)`` uint8 image as PNG."""
-    from PIL import Image
-
     Image.fromarray(np.asarray(image, np.uint8)).save(path, format="PNG")

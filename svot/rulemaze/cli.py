@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _bar(total: int, desc: str, quiet: bool):
-    from tqdm import tqdm
+    from tqdm import tqdm  # lazy, like this module's commands: `svot -h` imports this module and stays fast
 
     return tqdm(total=total, desc=desc, unit="maze", file=sys.stderr, dynamic_ncols=True,
                 disable=quiet or not sys.stderr.isatty())

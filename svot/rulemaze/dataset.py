@@ -80,8 +80,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+import numpy
 import numpy as np
+import PIL
 import pyarrow as pa
+from tqdm import tqdm
 
 from svot.dataset.records import (
     BOOL,
@@ -733,8 +736,6 @@ class ExportResult:
 
 
 def _progress(total: int, initial: int, quiet: bool, desc: str):
-    from tqdm import tqdm
-
     return tqdm(total=total, initial=initial, unit="item", desc=desc, file=sys.stderr,
                 disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
 
@@ -997,9 +998,6 @@ def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:
 
 
 def _manifest(out: Path, cfg: ExportConfig, jobs, rows, command) -> dict:
-    import numpy
-    import PIL
-
     counts: dict = {}
     for sc, split, st in rows:
         counts.setdefault(SCENARIO_DIRS[sc], {})[split] = st

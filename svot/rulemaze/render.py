@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from svot.errors import ConfigError
 from svot.render.atlas import cell_bounds
@@ -246,8 +246,6 @@ LEGEND_NAMES = {
 
 def legend_image(scenario: str, tile_size: int = 48) -> np.ndarray:
     """A panel of every symbol's tile with its name, one row per symbol, plus the marker."""
-    from PIL import ImageFont
-
     scenario = S.normalize_scenario(scenario)
     items = list(legend(scenario, tile_size).items())
     font = ImageFont.load_default()
