@@ -196,12 +196,13 @@ def _pool_locked(args) -> int:
     quiet = getattr(args, "quiet", False)
     scenarios = _scenarios(args.scenario)
     # lazy, as above
+    from svot.rulemaze import symbols as S
     from svot.rulemaze.quest_open import grid_size
 
     def side(sc: str) -> int:  # the open QuestMaze grid of an N x N maze is 2N - 1 cells wide
-        return grid_size(args.size) if sc == "QuestMaze" and args.quest_layout == "open" else args.size
+        return grid_size(args.size) if sc == S.QUEST and args.quest_layout == "open" else args.size
 
-    layout_of = {sc: (args.quest_layout if sc == "QuestMaze" else "walls") for sc in scenarios}
+    layout_of = {sc: (args.quest_layout if sc == S.QUEST else "walls") for sc in scenarios}
     paths = {sc: out / pool_file_name(sc, side(sc)) for sc in scenarios}
     manifest_path = out / "manifest.json"
     # a manifest that is not a JSON object with a "pools" object vouches for nothing: start a new one

@@ -36,13 +36,14 @@ from pathlib import Path
 
 from svot.errors import DatasetError, PredictionError
 from svot.jsonl import loads, split_lines
+from svot.rulemaze import symbols as S
 from svot.rulemaze.metrics import Scores, parse_actions, score
 from svot.rulemaze.reader import find_test_splits, read_rows
 
 TRUTH_COLUMNS = ("id", "scenario", "group", "ground_truth")  # what scoring reads of a Parquet split
 
 TEST_GROUPS = ("seen", "unseen-easy", "unseen-medium", "unseen-hard")
-_ORDER = ("RegularMaze", "QuestMaze")
+_ORDER = S.SCENARIOS
 ANSWER_KEYS = ("actions", "moves", "prediction", "answer", "response", "output", "predict")
 _LABEL = re.compile(r"answer\s*[:=]", re.IGNORECASE)
 

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 from svot.errors import DatasetError
 from svot.rulemaze import symbols as S
 
-SCENARIO_DIRS = {S.REGULAR: "regularmaze", S.QUEST: "questmaze"}  # one directory per scenario
+SCENARIO_DIRS = S.DOMAIN_OF  # one directory per scenario, named after its domain
 SHAREGPT_DIR = "sharegpt"
 
 TEST_PATTERNS = ("test.parquet", "*/test.parquet", f"{SHAREGPT_DIR}/test.json", f"*/{SHAREGPT_DIR}/test.json")

@@ -24,6 +24,9 @@ from svot.errors import ConfigError
 REGULAR = "RegularMaze"
 QUEST = "QuestMaze"
 SCENARIOS = (REGULAR, QUEST)
+#: The registry domain whose problems each scenario's walled mazes are (svot/domains/<name>/); an
+#: export keeps each scenario in a directory of that name.
+DOMAIN_OF = {REGULAR: "regularmaze", QUEST: "questmaze"}
 
 DIRECTIONS = ("up", "down", "left", "right")
 #: (d_row, d_col) with rows growing downwards.
