@@ -1,7 +1,9 @@
 """How OpenQuestMaze looks: a grass floor, the targets and items, and the monsters on their cells.
 
 Read through :class:`~svot.domains.questmaze5.spec.OpenQuestMazeSpec` by svot.render. A monster
-has no sprite of the library: the renderer draws it with a generic shape of its own.
+blocks its cell as a wall does, and is drawn with the library's wall block (a generic shape was
+too close to the generic heart and food at small tiles; RuleMaze's own renderer,
+:mod:`svot.rulemaze.render`, draws the paper's monster).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ FLOOR = (186, 222, 160)
 TARGETS = ("princess", "treasure")
 ITEMS = ("key", "heart", "food")
 MONSTER = "monster"
-SPRITES = {"princess": "flag", "treasure": "gift", "key": "coin"}
+SPRITES = {"princess": "flag", "treasure": "gift", "key": "coin", MONSTER: "wall"}
 EMPTY_CELL_NAME = "grass"
 # The player alone or on a target; a cell holds at most one target, item or monster, and the
 # player never shares a cell with an item (entering it collects it) or a monster (never entered).
