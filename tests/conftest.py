@@ -60,6 +60,16 @@ SAMPLE_STATES = {
         "walls_right": [[0, 1], [1, 0]],
         "walls_down": [[0, 2], [1, 1]],
     },
+    "questmaze5": {
+        "domain": "questmaze5",
+        "size": 5,
+        "player": [0, 0],
+        "targets": {"princess": [[4, 4]], "treasure": [[0, 4]]},
+        "items": {"key": [[2, 2]], "heart": [[4, 0]]},
+        "collected": {},
+        "reached": "none",
+        "monsters": [[1, 1], [1, 3], [2, 1], [3, 1], [3, 3]],
+    },
 }
 
 

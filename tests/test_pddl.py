@@ -37,8 +37,9 @@ def test_operators_have_action_literals():
         assert d.operators
         for op in d.operators:
             assert op.action[0] in d.action_predicates
-        # moves follow a static relation between cells: the grid's adjacency, or a walled grid's passages
-        assert {"adj", "open"} & d.static_predicates
+        # moves follow a static relation between cells: the grid's adjacency (the open grid's
+        # (adjacent ...)), or a walled grid's passages
+        assert {"adj", "adjacent", "open"} & d.static_predicates
         assert "at" in d.fluent_predicates
 
 

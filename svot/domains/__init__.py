@@ -8,6 +8,7 @@ from svot.domains.gather import GatherSpec
 from svot.domains.maze import MazeSpec
 from svot.domains.pacman import PacmanSpec
 from svot.domains.questmaze import QuestMazeSpec
+from svot.domains.questmaze5 import OpenQuestMazeSpec
 from svot.domains.regularmaze import RegularMazeSpec
 from svot.domains.sokoban import SokobanSpec
 from svot.errors import ConfigError
@@ -26,8 +27,9 @@ def register_spec(spec: DomainSpec) -> DomainSpec:
     return spec
 
 
-# SVoT's five (in the export order), then RuleMaze's two walled mazes
-for _cls in (MazeSpec, FrozenLakeSpec, SokobanSpec, PacmanSpec, GatherSpec, RegularMazeSpec, QuestMazeSpec):
+# SVoT's five (in the export order), then RuleMaze's two walled mazes and its open grid
+for _cls in (MazeSpec, FrozenLakeSpec, SokobanSpec, PacmanSpec, GatherSpec, RegularMazeSpec, QuestMazeSpec,
+             OpenQuestMazeSpec):
     register_spec(_cls())
 
 DOMAINS = tuple(SPECS)

@@ -1,4 +1,4 @@
-"""RuleMaze mazes as PDDL problems of ``regularmaze.pddl`` / ``questmaze.pddl``.
+"""RuleMaze mazes as PDDL problems of ``regularmaze.pddl`` / ``questmaze.pddl`` / ``questmaze5.pddl``.
 
 :func:`maze_problem` turns a :class:`~svot.rulemaze.maze.Maze` into a
 :class:`svot.pddl.Problem`; :func:`problem_maze` reads one back. The dynamics
@@ -13,9 +13,9 @@ live in the two domain files; this module only writes facts:
 * QuestMaze: ``(item-at c i)``, ``(target-at c t)``, ``(free c)`` for the other
   cells and ``(at start)``; goal ``(ended)`` (either target reached).
 * The open-grid QuestMaze (a maze with monster cells, :mod:`.quest_open`) is a
-  problem of ``questmaze5.pddl``: ``(adjacent ?from ?dir ?to)`` for every pair of
-  neighbouring cells (no walls), ``(monster c)`` for the blocking cells, and the
-  QuestMaze facts above for the others.
+  problem of ``questmaze5.pddl``, the registry's OpenQuestMaze domain: its spec writes
+  ``(adjacent ?from ?dir ?to)`` for every pair of neighbouring cells (no walls),
+  ``(monster c)`` for the blocking cells, and the QuestMaze facts above for the others.
 
 :func:`make_maze_engine` builds the grounded (default) or PDDLGym engine for a
 maze, :func:`engine_position` and :func:`collected_cells` read its states.
@@ -88,6 +88,26 @@ def quest_state(maze: Maze) -> dict:
     }
 
 
+def open_quest_state(maze: Maze) -> dict:
+    """An open-grid QuestMaze as a state dict of the ``questmaze5`` domain (its initial state)."""
+    found: dict[str, dict[str, list]] = {"targets": {}, "items": {}}
+    monsters = []
+    for r in range(maze.size):
+        for c in range(maze.size):
+            sym = maze.symbol((r, c))
+            if sym == S.MONSTER:
+                monsters.append([r, c])
+            elif sym in S.TARGETS or sym in S.ITEMS:
+                found["targets" if sym in S.TARGETS else "items"].setdefault(sym, []).append([r, c])
+    targets, items = found["targets"], found["items"]
+    return {
+        "domain": OPEN_QUEST_DOMAIN, "size": maze.size, "player": list(maze.start),
+        "targets": {t: targets[t] for t in S.TARGETS if t in targets},
+        "items": {i: items[i] for i in S.ITEMS if i in items}, "collected": {}, "reached": "none",
+        "monsters": monsters,
+    }
+
+
 def regular_state(maze: Maze) -> dict:
     """A RegularMaze as a state dict of the ``regularmaze`` domain (its initial state)."""
     n = maze.size
@@ -108,38 +128,16 @@ def regular_state(maze: Maze) -> dict:
 def maze_problem(maze: Maze, name: str | None = None) -> Problem:
     """The PDDL problem of ``maze`` (see the module docstring).
 
-    A walled maze's problem is the ``regularmaze`` / ``questmaze`` domain's own (its spec writes it
-    from :func:`regular_state` / :func:`quest_state`): RuleMaze steps the registry's domains, not
-    problems of its own. The open 5x5 QuestMaze (``questmaze5.pddl``) is written here.
+    A maze's problem is the ``regularmaze`` / ``questmaze`` / ``questmaze5`` domain's own (its spec
+    writes it from :func:`regular_state` / :func:`quest_state` / :func:`open_quest_state`): RuleMaze
+    steps the registry's domains, not problems of its own.
     """
-    if not maze.open_grid:
+    if maze.open_grid:
+        state = open_quest_state(maze)
+    else:
         state = regular_state(maze) if maze.scenario == S.REGULAR else quest_state(maze)
-        return get_spec(state["domain"]).problem_from_state(
-            state, f"{maze_domain_name(maze)}-{maze.size}x{maze.size}" if name is None else name)
-    # the open grid (a QuestMaze: only it has monsters): the whole grid is adjacent; monsters block in the domain
-    n = maze.size
-    cells = [(r, c) for r in range(n) for c in range(n)]
-    objects = [(cell_name(c), "cell") for c in cells] + [(d, "direction") for d in DIRECTIONS]
-    objects += [(i, "item") for i in S.ITEMS] + [(t, "target") for t in S.TARGETS]
-    init: set = {("at", cell_name(maze.start))}
-    for a in cells:
-        for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
-            if maze.inside(b):
-                ab = _direction(a, b)
-                init.add(("adjacent", cell_name(a), ab, cell_name(b)))
-                init.add(("adjacent", cell_name(b), _OPPOSITE[ab], cell_name(a)))
-    for cell in cells:
-        sym = maze.symbol(cell)
-        if sym in S.ITEMS:
-            init.add(("item-at", cell_name(cell), sym))
-        elif sym in S.TARGETS:
-            init.add(("target-at", cell_name(cell), sym))
-        elif sym == S.MONSTER:
-            init.add(("monster", cell_name(cell)))
-        else:
-            init.add(("free", cell_name(cell)))
-    return Problem(domain=OPEN_QUEST_DOMAIN, name=f"{OPEN_QUEST_DOMAIN}-{n}x{n}" if name is None else name,
-                   objects=tuple(objects), init=frozenset(init), goal=(("ended",),))
+    return get_spec(state["domain"]).problem_from_state(
+        state, f"{maze_domain_name(maze)}-{maze.size}x{maze.size}" if name is None else name)
 
 
 def problem_maze(problem: Problem) -> Maze:
@@ -147,26 +145,22 @@ def problem_maze(problem: Problem) -> Maze:
 
     Raises :class:`ProblemError` when the problem is not a RuleMaze problem.
     """
-    if problem.domain == DOMAINS[S.REGULAR]:
-        scenario = S.REGULAR
-    elif problem.domain in (DOMAINS[S.QUEST], OPEN_QUEST_DOMAIN):
-        scenario = S.QUEST
-    else:
+    if problem.domain not in (*DOMAINS.values(), OPEN_QUEST_DOMAIN):
         raise ProblemError(f"problem {problem.name!r} is for domain {problem.domain!r}, not a RuleMaze domain")
     cells = [parse_cell_name(o) for o, t in problem.objects if t == "cell"]
     n = int(round(len(cells) ** 0.5))
     if n * n != len(cells) or sorted(cells) != [(r, c) for r in range(n) for c in range(n)]:
         raise ProblemError(f"problem {problem.name!r}: cells do not form a square grid")
+    if problem.domain == OPEN_QUEST_DOMAIN:
+        return _open_quest_maze(problem, n)
+    scenario = S.REGULAR if problem.domain == DOMAINS[S.REGULAR] else S.QUEST
     grid = [[S.plain_symbol(scenario)] * n for _ in range(n)]
-    passages, start, goals, adjacent = set(), None, [], set()
+    passages, start, goals = set(), None, []
     for atom in sorted(problem.init):
         pred, args = atom[0], atom[1:]
-        if pred in ("open", "adjacent"):
+        if pred == "open":
             a, b = parse_cell_name(args[0]), parse_cell_name(args[2])
-            (passages if pred == "open" else adjacent).add((min(a, b), max(a, b)))
-        elif pred == "monster":
-            cell = parse_cell_name(args[0])
-            grid[cell[0]][cell[1]] = S.MONSTER
+            passages.add((min(a, b), max(a, b)))
         elif pred == "at":
             start = parse_cell_name(args[0])
         elif pred in ("zone", "item-at", "target-at"):
@@ -178,8 +172,34 @@ def problem_maze(problem: Problem) -> Maze:
         raise ProblemError(f"problem {problem.name!r} has no (at ...) atom for the start")
     if scenario == S.QUEST:
         grid[start[0]][start[1]] = S.START_QUEST
-    # open grid: neighbours are connected unless a monster stands on either side
-    passages |= {(a, b) for a, b in adjacent if S.MONSTER not in (grid[a[0]][a[1]], grid[b[0]][b[1]])}
+    return _maze(problem, scenario, n, start, goals, passages, grid)
+
+
+def _open_quest_maze(problem: Problem, n: int) -> Maze:
+    """The open grid's maze, read through its domain's spec: neighbours are connected unless a
+    monster stands on either side (``questmaze5.pddl``'s moves)."""
+    try:
+        state = get_spec(OPEN_QUEST_DOMAIN).state_dict(problem.init, n)
+    except (ValueError, KeyError, ProblemError) as exc:
+        raise ProblemError(f"problem {problem.name!r} is not an open-grid maze: {exc}") from None
+    grid = [[S.PLAIN_QUEST] * n for _ in range(n)]
+    goals = []
+    for key in ("targets", "items"):
+        for sym, where in state[key].items():
+            for r, c in where:
+                grid[r][c] = sym
+                goals += [(r, c)] if key == "targets" else []
+    for r, c in state["monsters"]:
+        grid[r][c] = S.MONSTER
+    start = tuple(state["player"])
+    grid[start[0]][start[1]] = S.START_QUEST
+    passages = {(a, b) for a in ((r, c) for r in range(n) for c in range(n))
+                for b in ((a[0], a[1] + 1), (a[0] + 1, a[1]))
+                if b[0] < n and b[1] < n and S.MONSTER not in (grid[a[0]][a[1]], grid[b[0]][b[1]])}
+    return _maze(problem, S.QUEST, n, start, goals, passages, grid)
+
+
+def _maze(problem: Problem, scenario: str, n: int, start, goals, passages, grid) -> Maze:
     try:
         return Maze(scenario, n, start, tuple(goals), tuple(sorted(passages)),
                     tuple(tuple(row) for row in grid))
@@ -203,13 +223,3 @@ def engine_position(engine, state) -> Cell:
 def collected_cells(engine, state) -> frozenset[Cell]:
     """Cells whose item has been collected (QuestMaze; empty for RegularMaze)."""
     return frozenset(parse_cell_name(a[1]) for a in engine.true_atoms(state) if a[0] == "collected")
-
-
-_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
-
-
-def _direction(a: Cell, b: Cell) -> str:
-    for d, (dr, dc) in S.DELTAS.items():
-        if (a[0] + dr, a[1] + dc) == tuple(b):
-            return d
-    raise ProblemError(f"cells {list(a)} and {list(b)} are not neighbours")

@@ -15,10 +15,11 @@ ALL_IDS = registered_ids()
 
 
 def test_registry_has_every_domain_size_and_split():
-    # SVoT's five domains x 3 Table 5 sizes x (ID, OOD), and RuleMaze's two walled mazes x 2 sizes x 2
-    assert len(ALL_IDS) == 5 * 3 * 2 + 2 * 2 * 2
+    # SVoT's five domains x 3 Table 5 sizes x (ID, OOD), RuleMaze's two walled mazes and its open grid x 2 sizes x 2
+    assert len(ALL_IDS) == 5 * 3 * 2 + 3 * 2 * 2
     assert "SVoT/RegularMaze-3x3-v0" in ALL_IDS and "SVoT/RegularMaze-4x4-OOD-v0" in ALL_IDS
     assert "SVoT/QuestMaze-3x3-v0" in ALL_IDS and "SVoT/QuestMaze-4x4-OOD-v0" in ALL_IDS
+    assert "SVoT/OpenQuestMaze-5x5-v0" in ALL_IDS and "SVoT/OpenQuestMaze-7x7-OOD-v0" in ALL_IDS
     assert "SVoT/Sokoban-5x5-v0" in ALL_IDS and "SVoT/Sokoban-5x5-OOD-v0" in ALL_IDS
     assert "SVoT/Maze-7x7-v0" in ALL_IDS and "SVoT/Maze-4x4-v0" not in ALL_IDS
     for eid in ALL_IDS:

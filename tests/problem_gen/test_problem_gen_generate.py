@@ -62,7 +62,7 @@ def problems(domain: str, size: int, split: str, n: int = N_PROBLEMS, plan: bool
 
 def test_params_table_matches_table5():
     assert {d: tuple(p["sizes"]) for d, p in PARAMS.items() if d in SIZES} == SIZES
-    assert set(PARAMS) - set(SIZES) == {"regularmaze", "questmaze"}  # not in Table 5: a row of sizes alone
+    assert set(PARAMS) - set(SIZES) == {"regularmaze", "questmaze", "questmaze5"}  # not in Table 5: a row of sizes alone
     assert PARAMS["questmaze"] == PARAMS["regularmaze"] == {"sizes": (3, 4)}
     for d in SIZES:
         assert tuple(PARAMS[d]["sizes"]) == get_spec(d).sizes

@@ -46,8 +46,8 @@ def test_generators_envs_and_exports_identical_across_processes_hash_seeds_and_w
     assert sorted(a) == sorted(b)
     differ = sorted(k for k in a if a[k] != b[k])
     assert not differ, f"different output under another PYTHONHASHSEED: {differ}"
-    # every domain x size x split: SVoT's five at their 3 Table 5 sizes, RuleMaze's two walled mazes at 2
-    assert sum(k.startswith("problems/") for k in a) == 5 * 3 * 2 + 2 * 2 * 2
+    # every domain x size x split: SVoT's five at their 3 Table 5 sizes, RuleMaze's three mazes at 2
+    assert sum(k.startswith("problems/") for k in a) == 5 * 3 * 2 + 3 * 2 * 2
     assert {k.split("/")[0] for k in a} == {"problems", "pool", "env", "vector"}
     w1, w2 = tree_digest(tmp_path / "w1"), tree_digest(tmp_path / "w2")
     assert len(w1) > 10 and w1 == w2  # metadata.jsonl and every PNG

@@ -3,9 +3,9 @@ so outside ``svot/domains/<name>/`` no module's code names a built-in domain: no
 domain's name or title, no identifier that starts with one (``MazeVectorEnv``, ``GATHER_...``).
 Docstrings and comments may use the domains as examples; code may not.
 
-RuleMaze's walled mazes are domains of the registry (``svot/domains/regularmaze/``,
-``svot/domains/questmaze/``). The layer on top (``svot/rulemaze``: rules, tools, EM / PR, and the
-open 5x5 QuestMaze, which is not a registry domain) is RuleMaze's own and is left out here; its
+RuleMaze's mazes are domains of the registry (``svot/domains/regularmaze/``,
+``svot/domains/questmaze/``, and the open grid's ``svot/domains/questmaze5/``). The layer on top
+(``svot/rulemaze``: rules, tools, EM / PR, its pools) is RuleMaze's own and is left out here; its
 word "maze" means its own maze object, not the Maze domain. The registry,
 ``svot/domains/__init__.py``, is the one place that lists the built-in domains (their order is the
 export order).
@@ -23,7 +23,7 @@ import svot
 from svot.domains import DOMAINS, SPECS
 
 ROOT = Path(svot.__file__).parent
-BUILT_IN = DOMAINS  # the registry's domains at import: SVoT's five and RuleMaze's two walled mazes
+BUILT_IN = DOMAINS  # the registry's domains at import: SVoT's five and RuleMaze's three mazes
 SHARED = sorted(
     p for p in ROOT.rglob("*.py")
     if not p.relative_to(ROOT).parts[0] == "rulemaze"
