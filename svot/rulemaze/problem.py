@@ -31,7 +31,7 @@ from svot.rulemaze import symbols as S
 from svot.rulemaze.maze import Cell, Maze
 from svot.engine import make_engine
 
-DOMAINS = {S.REGULAR: "regularmaze", S.QUEST: "questmaze"}
+DOMAINS = S.DOMAIN_OF  # each scenario's walled mazes: problems of this registry domain
 #: The open-grid QuestMaze's domain (monster cells block; paper Fig. 3).
 OPEN_QUEST_DOMAIN = "questmaze5"
 DIRECTIONS = S.DIRECTIONS

@@ -24,8 +24,8 @@ from svot.errors import ConfigError
 REGULAR = "RegularMaze"
 QUEST = "QuestMaze"
 SCENARIOS = (REGULAR, QUEST)
-#: The registry domain whose problems each scenario's walled mazes are (svot/domains/<name>/); an
-#: export keeps each scenario in a directory of that name.
+#: The registry domain whose problems each scenario's walled mazes are (svot/domains/<name>/; the
+#: open-grid QuestMaze's is questmaze5); an export keeps each scenario in a directory of that name.
 DOMAIN_OF = {REGULAR: "regularmaze", QUEST: "questmaze"}
 
 DIRECTIONS = ("up", "down", "left", "right")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from svot.domains.phrases import ADJ, Phrase
 
+
 def _no_way_in(args: list) -> str:
     # Every cell but a monster's holds exactly one of (free), (item-at) and (target-at) all episode
     # (collecting frees a cell), so a move whose three operators all fail enters a monster's cell:
