@@ -76,14 +76,16 @@ def observation_layout(spec: DomainSpec, size: int, domain, folded: set) -> list
     return layout
 
 
-def undrawn_kinds(spec: DomainSpec, layout: list) -> int:
-    """The bit mask of the kinds that no atom of ``layout`` draws (taken to be constant within an episode)."""
+def undrawn_kinds(spec: DomainSpec, size: int, layout: list) -> int:
+    """The bit mask of the kinds a grid of ``size`` can hold that no atom of ``layout`` draws (taken to
+    be constant within an episode)."""
     slots = slots_per_cell(spec)
     drawn = 0
     for slot, atom in enumerate(layout):
         if atom is not None:
             drawn |= 1 << (slot % slots)
-    return ((1 << len(spec.kinds)) - 1) & ~drawn
+    present = set(spec.kinds_at(size))  # (Gather's smaller grids hold fewer colours: those are never drawn)
+    return sum(1 << i for i, k in enumerate(spec.kinds) if k in present) & ~drawn
 
 
 def static_grid(spec: DomainSpec, state_dict: dict, size: int, undrawn: int) -> np.ndarray:
@@ -128,7 +130,7 @@ class BitObserver:
         self.dtype = observation_dtype(spec)
         slots = slots_per_cell(spec)
         slot_of = {atom: slot for slot, atom in enumerate(layout) if atom is not None}
-        self.undrawn = undrawn_kinds(spec, layout)
+        self.undrawn = undrawn_kinds(spec, size, layout)
         # atoms folded into the grounding (a per-problem grounding's walls) draw the same in every state
         self.base = np.zeros(size * size, self.dtype)
         for atom in static_atoms:

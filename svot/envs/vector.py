@@ -466,7 +466,7 @@ class SVoTVectorEnv(VectorEnv):
         layout = self.engine.columns[: slots_per_cell(self.dspec) * self.size * self.size]
         self._obs_cols = len(layout)
         self._obs_words = np.dtype(self._obs_dtype).itemsize  # packed bytes per cell
-        undrawn = undrawn_kinds(self.dspec, layout)
+        undrawn = undrawn_kinds(self.dspec, self.size, layout)
         self._static_obs = None
         if undrawn:
             self._static_obs = np.stack([
