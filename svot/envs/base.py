@@ -126,6 +126,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self._n_actions = int(self.action_space.n)
         self._tracks_failure = type(self.dspec).is_failure is not DomainSpec.is_failure
         self._observer = None
+        self._observer_of: tuple | None = None  # what self._observer was looked up for (see reset)
         self.engine = None
         self.problem: Problem | None = None
         self._plan: list[int] | None = None
@@ -174,7 +175,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             else:
                 self.plan = list(gen.plan)
             self.engine, self._cache = self._make_engine(self.problem), {}
-        self._observer = observer_for(self.dspec, self.size, getattr(self.engine, "task", None))
+        task = getattr(self.engine, "task", None)
+        got = self._observer_of  # (task, spec, observer) of the last lookup: the observer is per task and spec
+        if got is None or got[0] is not task or got[1] is not self.dspec or got[2] is not self._observer:
+            self._observer = observer_for(self.dspec, self.size, task)
+            self._observer_of = (task, self.dspec, self._observer)
         self._state = self.engine.initial()
         self._view = self._read(self._state)
         self._steps_beyond_terminated = None

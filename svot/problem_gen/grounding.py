@@ -42,7 +42,10 @@ class SearchGrounding:
         self.spec = spec
         self.size = size
         self.domain = load_domain(spec.pddl)
-        shared_static = [a for a in spec.base_atoms(size) if a[0] in self.domain.static_predicates]
+        # the grid atoms as the spec's problems hold them (the same objects: a problem's own atoms are
+        # then split off by identity, SharedGrounding.own_bits)
+        grid_atoms = spec.problem(size, "grid", [], []).init
+        shared_static = [a for a in grid_atoms if a[0] in self.domain.static_predicates]
         # the very GroundTask the envs and the dataset step on (one grounding per process, not two)
         self.shared = engine_grounding(self.domain, spec.base_objects(size), shared_static, spec.internal)
         self.task = self.shared.task
