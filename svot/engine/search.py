@@ -207,19 +207,21 @@ class SearchStepper:
             nxt_frontier = []
             for s in frontier:
                 piv = s & pm
-                succ = []
-                if piv & (piv - 1):  # not exactly one pivot atom: the engine's step
+                if piv & (piv - 1):  # not exactly one pivot atom: the engine's step, as candidates that always apply
+                    row = []
                     for a in range(len(self.keys)):
                         t, applied = self.step(s | st, a)
                         if applied:
-                            succ.append((a, t & ~static))
+                            row.append((a, ((0, 0, 0, t & ~static),)))
                 else:
-                    for a, cands in moves[piv]:
-                        for pos, neg, keep, add in cands:
-                            if s & pos == pos and not s & neg:
-                                succ.append((a, (s & keep) | add))
-                                break
-                for a, t in succ:
+                    row = moves[piv]
+                for a, cands in row:
+                    for pos, neg, keep, add in cands:  # the first applicable candidate is the engine's
+                        if s & pos == pos and not s & neg:
+                            t = (s & keep) | add
+                            break
+                    else:
+                        continue  # the action does not apply
                     if t in parent:
                         continue
                     parent[t] = (s, a)
