@@ -155,11 +155,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         super().reset(seed=seed)
         if options is not None and not isinstance(options, dict):
             raise ConfigError(f"reset options must be a dict such as {{'problem': ...}}, got {type(options).__name__}")
-        options = dict(options or {})
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        options = dict(options) if options else {}
+        unknown = sorted(set(options) - set(RESET_OPTIONS)) if options else ()
         if unknown:
             raise ConfigError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; known: {', '.join(RESET_OPTIONS)}")
-        if options.get("problem") is not None:
+        if options and options.get("problem") is not None:
             problem = self._load_problem(options["problem"])  # checked in full: a refused problem changes nothing
             engine = self._make_engine(problem)
             self.problem, self.plan = problem, solve_given(self.dspec.name, problem)

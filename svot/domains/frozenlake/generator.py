@@ -53,9 +53,7 @@ def sample_holes(size: int, density: float, rng: np.random.Generator) -> tuple[n
     p = min(1, 1 - density)  # Gymnasium's p is the probability of a frozen tile
     if not 0 <= p <= 1:  # numpy refuses such probabilities: let it say so
         rng.choice(["F", "H"], (size, size), p=[p, 1 - p])
-    cdf = np.array([p, 1 - p], dtype=float).cumsum()
-    cdf /= cdf[-1]
-    frozen_below = cdf[0]
+    frozen_below = _frozen_below(p)
     masks = _path_masks(size)
     for attempt in range(1, MAX_ATTEMPTS + 1):
         holes = rng.random((size, size)) >= frozen_below
@@ -65,6 +63,14 @@ def sample_holes(size: int, density: float, rng: np.random.Generator) -> tuple[n
     raise ProblemError(
         f"no frozenlake {size}x{size} board with hole density {density} had a path in {MAX_ATTEMPTS} draws"
     )
+
+
+@functools.lru_cache(maxsize=None)
+def _frozen_below(p: float) -> float:
+    """``cdf[0]`` as numpy's ``choice`` computes it for ``p=[p, 1 - p]``."""
+    cdf = np.array([p, 1 - p], dtype=float).cumsum()
+    cdf /= cdf[-1]
+    return float(cdf[0])
 
 
 def _corner_path(size: int, hole: np.ndarray) -> bool:

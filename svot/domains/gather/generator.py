@@ -67,7 +67,10 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> tuple[dict
             break
     else:
         raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
-    balls = {c: cells_list(cell for cell, j in zip(where, draw.tolist()) if j == i) for i, c in enumerate(colours)}
+    by_colour: list[list] = [[] for _ in colours]
+    for cell, j in zip(where, draw.tolist()):
+        by_colour[j].append(cell)
+    balls = {c: cells_list(by_colour[i]) for i, c in enumerate(colours)}
     layout = {"domain": DOMAIN, "size": size, "player": list(index_cell(perm[0], size)), "balls": balls}
     return layout, attempt
 
