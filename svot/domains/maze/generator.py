@@ -16,7 +16,7 @@ import numpy as np
 from svot.domains import get_spec
 from svot.domains.maze.table5 import TABLE5
 from svot.errors import ConfigError
-from svot.problem_gen.cells import cells_list, index_cell
+from svot.problem_gen.cells import index_cell, index_cells_list
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
     Generated,
@@ -40,13 +40,13 @@ def sampling_params(size: int, split: str) -> dict:
 
 def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
     p = sampling_params(size, split)
-    perm = rng.permutation(size * size)
+    perm = rng.permutation(size * size).tolist()
     w = p["walls"]
     return {
         "domain": DOMAIN,
         "size": size,
         "player": list(index_cell(perm[w], size)),
-        "walls": cells_list(index_cell(i, size) for i in perm[:w]),
+        "walls": index_cells_list(perm[:w], size),
         "goal": list(index_cell(perm[w + 1], size)),
     }
 
