@@ -305,7 +305,12 @@ class _Specialised(dict):
         self._moves, self._static, self._st, self._rows = moves, static, st, rows
 
     def __missing__(self, piv: int) -> tuple:
-        out = self[piv] = self._rows.row(self._moves, self._static, self._st, piv)
+        rows = self._rows
+        reads = rows.reads.get(piv)
+        out = None if reads is None else rows.rows.get((piv, self._st & reads))
+        if out is None:
+            out = rows.row(self._moves, self._static, self._st, piv)
+        self[piv] = out
         return out
 
     def get(self, piv, default=None):
