@@ -215,6 +215,7 @@ class SearchStepper:
                             row.append((a, ((0, 0, 0, t & ~static),)))
                 else:
                     row = moves[piv]
+                unset = ~s & watch_mask  # watched bits a step from s may set
                 for a, cands in row:
                     for pos, neg, keep, add in cands:  # the first applicable candidate is the engine's
                         if s & pos == pos and not s & neg:
@@ -229,7 +230,7 @@ class SearchStepper:
                         return SearchResult(_unwind(parent, t), len(parent), True)
                     if t & dead_any:
                         continue
-                    new = t & ~s & watch_mask
+                    new = t & unset
                     if new:
                         frozen = False
                         while new and not frozen:
