@@ -15,6 +15,8 @@ whose pivot atoms are true.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
+from operator import itemgetter
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -561,10 +563,8 @@ class SharedGrounding(_Stepping):
         """
         if not self.internal_keys:
             return None
-        counts: dict[str, int] = {}
-        for a in own_atoms:
-            counts[a[0]] = counts.get(a[0], 0) + 1
-        groups = tuple(g for g in self._balanced_groups if sum(counts.get(p, 0) for p in g) <= 1)
+        counts = Counter(map(itemgetter(0), own_atoms))  # atoms per predicate
+        groups = tuple(g for g in self._balanced_groups if sum(counts[p] for p in g) <= 1)
         chains = self._chains.get(groups)
         if chains is None:
             chains = self._chains[groups] = TaskChains(self.task, self.internal_keys, groups)
