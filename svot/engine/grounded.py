@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from operator import itemgetter
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Iterable
 
 import numpy as np
