@@ -12,7 +12,11 @@ For each domain at every Table 5 size (``--largest``: the largest only), ID and 
 
 The last line gives the lowest rate of each column against the target (2,000/s, issue 19).
 
-Usage: ``python benchmarks/bench_generation.py [--quick] [--largest] [--seconds S] [--seed N]``
+``--env`` adds, per domain at its largest size (ID and OOD), the mean ``reset()`` time of the
+default single env (``gymnasium.make("SVoT/<Domain>-NxN-v0")``: a fresh solvable problem per
+reset), and its ratio to 50 us (issue 19, target 1: a reset near FrozenLake-v1's short episode).
+
+Usage: ``python benchmarks/bench_generation.py [--quick] [--largest] [--env] [--seconds S] [--seed N]``
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ import argparse
 import sys
 import time
 
+import gymnasium as gym
 import numpy as np
 
+from svot.envs.registration import env_id
 from svot.pddl import load_domain
 from svot.problem_gen import PARAMS, generate
 from svot.problem_gen.grounding import shared_grounding
@@ -34,6 +40,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=None, help="time budget per row (default 3, --quick 0.4)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--largest", action="store_true", help="only the largest Table 5 size per domain")
+    ap.add_argument("--env", action="store_true", help="also time the default single env's reset() per domain")
     args = ap.parse_args(argv)
     budget = args.seconds if args.seconds is not None else (0.4 if args.quick else 3.0)
 
@@ -89,7 +96,35 @@ def main(argv=None) -> int:
         "targets, lowest of this run: "
         + "; ".join(f"{col} {r:,.0f} ({where}) [>= 2,000]" for col, (r, where) in lowest.items())
     )
+    if args.env:
+        env_resets(budget, args.seed)
     return 0
+
+
+RESET_TARGET_US = 50.0
+WARM_RESETS = 300
+
+
+def env_resets(budget: float, seed: int) -> None:
+    """The default env's reset() in us per domain at its largest size (best of three runs of ``budget`` / 3 s,
+    after ``WARM_RESETS`` untimed ones)."""
+    print(f"\nenv reset() us, default single env, largest size (target {RESET_TARGET_US:g} us)")
+    for domain, table in PARAMS.items():
+        size = table["sizes"][-1]
+        for split in ("id", "ood"):
+            env = gym.make(env_id(domain, size, split))
+            env.reset(seed=seed)
+            for _ in range(WARM_RESETS):  # past the observer's first checked states (svot.envs.observation)
+                env.reset()
+            best = float("inf")
+            for _ in range(3):
+                n, start = 0, time.perf_counter()
+                while time.perf_counter() - start < budget / 3:
+                    env.reset()
+                    n += 1
+                best = min(best, (time.perf_counter() - start) / n * 1e6)
+            env.close()
+            print(f"{domain:<11}{f'{size}x{size}':>6}{split:>6}{best:>10.1f} us{best / RESET_TARGET_US:>8.2f}x target")
 
 
 if __name__ == "__main__":

@@ -211,17 +211,27 @@ class DomainSpec:
         """
         domain = load_domain(self.pddl)
         if kind == "grounded" and domain.unsupported is None:
-            size = self.size_of(problem)
-            shared = self._per_size(
-                ("grounding", domain),
-                size,
-                lambda: shared_grounding(
-                    domain,
-                    self.base_objects(size),
-                    [a for a in self.base_atoms(size) if a[0] in domain.static_predicates],
-                    self.internal,
-                ),
-            )
+            # the grounding of the last objects tuple seen (a generated problem's objects are the
+            # size's one tuple, so a reset skips counting its cells)
+            last = self.__dict__.get("_last_grounding")
+            if last is not None and last[0] is problem.objects and last[1] is domain:
+                shared = last[2]
+            else:
+                size = self.size_of(problem)
+                shared = self._per_size(
+                    ("grounding", domain),
+                    size,
+                    lambda: shared_grounding(
+                        domain,
+                        self.base_objects(size),
+                        # the very atom objects this spec's problems hold: set differences then match by identity
+                        [a for a in self._per_size("atoms", size, lambda: frozenset(self.base_atoms(size)))
+                         if a[0] in domain.static_predicates],
+                        self.internal,
+                    ),
+                )
+                if type(problem.objects) is tuple:
+                    self.__dict__["_last_grounding"] = (problem.objects, domain, shared)
             try:
                 return SharedGroundedEngine(shared, problem)
             except ProblemError:

@@ -15,7 +15,9 @@ whose pivot atoms are true.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Iterable
 
 import numpy as np
@@ -549,6 +551,8 @@ class SharedGrounding(_Stepping):
         self._use_index(self._index)
         self._balanced_groups = balanced_groups(domain) if self.internal_keys else []
         self._chains: dict[tuple, TaskChains] = {}
+        self._last_own: tuple | None = None  # (problem.init, own atoms, bits): see own_bits
+        self._last_objects: tuple | None = None  # the objects tuple last found equal to this grounding's
 
     def chains_for(self, own_atoms) -> "TaskChains | None":
         """The compiled chains for a problem whose own (non-shared) initial atoms are ``own_atoms``.
@@ -559,14 +563,52 @@ class SharedGrounding(_Stepping):
         """
         if not self.internal_keys:
             return None
-        counts: dict[str, int] = {}
-        for a in own_atoms:
-            counts[a[0]] = counts.get(a[0], 0) + 1
-        groups = tuple(g for g in self._balanced_groups if sum(counts.get(p, 0) for p in g) <= 1)
+        counts = Counter(map(itemgetter(0), own_atoms))  # atoms per predicate
+        groups = tuple(g for g in self._balanced_groups if sum(counts[p] for p in g) <= 1)
         chains = self._chains.get(groups)
         if chains is None:
             chains = self._chains[groups] = TaskChains(self.task, self.internal_keys, groups)
         return chains
+
+    def own_bits(self, problem: Problem) -> tuple[frozenset, int | None]:
+        """``(own, bits)``: the problem's initial atoms less the shared statics, and their bitset here.
+
+        ``bits`` is None when the problem lacks a shared static atom, or has an own
+        atom that is folded (another grid) or outside this grounding. The last
+        answer is kept by the identity of ``problem.init`` (a frozenset cannot
+        change), so the generator's checks, the search and the env's engine for
+        one problem compute it once.
+        """
+        init = problem.init
+        last = self._last_own
+        if last is not None and last[0] is init:
+            return last[1], last[2]
+        atoms = init if isinstance(init, frozenset) else frozenset(init)
+        static = self.shared_static
+        own = atoms - static
+        bits: int | None = None
+        if len(atoms) - len(own) == len(static):
+            bits = 0
+            bit, fold = self.task.bit, self.fold
+            for a in own:
+                b = None if a[0] in fold else bit.get(a)
+                if b is None:
+                    bits = None
+                    break
+                bits |= b
+        if type(init) is frozenset:
+            self._last_own = (init, own, bits)
+        return own, bits
+
+    def has_objects(self, problem: Problem) -> bool:
+        """Whether ``problem`` is of this grounding's domain with its objects (the last match kept by identity)."""
+        objects = problem.objects
+        if objects is self._last_objects:
+            return problem.domain == self.domain.name
+        ok = problem.domain == self.domain.name and frozenset(objects) == self.object_set
+        if ok and type(objects) is tuple:
+            self._last_objects = objects
+        return ok
 
     def matches(self, problem: Problem) -> bool:
         """Whether ``problem`` has this grounding's objects and shared static atoms."""
@@ -603,19 +645,8 @@ class SharedGroundedEngine(_Stepping):
         bit = shared.task.bit
         fold = shared.fold
         static = shared.shared_static
-        init = 0
-        ok = problem.domain == shared.domain.name and frozenset(problem.objects) == shared.object_set
-        # the problem's own atoms: its init less the shared statics, which it must all have
-        atoms = problem.init if isinstance(problem.init, frozenset) else frozenset(problem.init)
-        own = atoms - static
-        ok = ok and len(atoms) - len(own) == len(static)
-        for a in own if ok else ():
-            b = None if a[0] in fold else bit.get(a)  # a folded atom beyond the shared ones: another grid
-            if b is None:
-                ok = False
-                break
-            init |= b
-        if not ok:
+        own, init = shared.own_bits(problem) if shared.has_objects(problem) else ((), None)
+        if init is None:
             raise ProblemError(
                 f"problem {problem.name!r} does not share this grounding's objects and "
                 f"{'/'.join(sorted(fold))} atoms"

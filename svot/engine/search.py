@@ -107,6 +107,7 @@ class SearchStepper:
         self.pivot_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] == self.pivot))
         self.buckets = [self._bucket(k) for k in self.keys]
         self._moves_cache: dict | None | bool = False
+        self._rows = _Rows()  # specialised rows by (pivot, the static bits they read): see _specialise
         static_preds = task.domain.static_predicates
         self.static_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] in static_preds))
 
@@ -206,19 +207,22 @@ class SearchStepper:
             nxt_frontier = []
             for s in frontier:
                 piv = s & pm
-                succ = []
-                if piv & (piv - 1):  # not exactly one pivot atom: the engine's step
+                if piv & (piv - 1):  # not exactly one pivot atom: the engine's step, as candidates that always apply
+                    row = []
                     for a in range(len(self.keys)):
                         t, applied = self.step(s | st, a)
                         if applied:
-                            succ.append((a, t & ~static))
+                            row.append((a, ((0, 0, 0, t & ~static),)))
                 else:
-                    for a, cands in moves[piv]:
-                        for pos, neg, keep, add in cands:
-                            if s & pos == pos and not s & neg:
-                                succ.append((a, (s & keep) | add))
-                                break
-                for a, t in succ:
+                    row = moves[piv]
+                unset = ~s & watch_mask  # watched bits a step from s may set
+                for a, cands in row:
+                    for pos, neg, keep, add in cands:  # the first applicable candidate is the engine's
+                        if s & pos == pos and not s & neg:
+                            t = (s & keep) | add
+                            break
+                    else:
+                        continue  # the action does not apply
                     if t in parent:
                         continue
                     parent[t] = (s, a)
@@ -226,7 +230,7 @@ class SearchStepper:
                         return SearchResult(_unwind(parent, t), len(parent), True)
                     if t & dead_any:
                         continue
-                    new = t & ~s & watch_mask
+                    new = t & unset
                     if new:
                         frozen = False
                         while new and not frozen:
@@ -262,8 +266,10 @@ class SearchStepper:
         """:meth:`_moves` for one problem: drop ground actions whose static preconditions
         fail given the static bits ``st``, and strip the static bits from the rest.
 
-        Filled per pivot when the search first meets it (a search visits few of them)."""
-        return _Specialised(self._moves(), self.static_mask, st)
+        Filled per pivot when the search first meets it (a search visits few of them), from
+        rows kept across problems: a pivot's row depends only on the static bits its
+        candidates read (a cell's neighbouring walls), so problems share them."""
+        return _Specialised(self._moves(), self.static_mask, st, self._rows)
 
     def _bfs_generic(self, init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead) -> SearchResult:
         def goal(s):
@@ -295,26 +301,66 @@ class SearchStepper:
 class _Specialised(dict):
     """pivot bit → the problem's ``(action, candidates)``, built on first lookup (see ``SearchStepper._specialise``)."""
 
-    def __init__(self, moves: dict, static: int, st: int):
+    def __init__(self, moves: dict, static: int, st: int, rows: "_Rows"):
         super().__init__()
-        self._moves, self._static, self._st = moves, static, st
+        self._moves, self._static, self._st, self._rows = moves, static, st, rows
 
     def __missing__(self, piv: int) -> tuple:
-        static, st = self._static, self._st
-        row = []
-        for a, cands in self._moves.get(piv, ()):
-            kept = tuple(
-                (pos & ~static, neg & ~static, keep, add)
-                for pos, neg, keep, add in cands
-                if pos & static & ~st == 0 and not neg & st
-            )
-            if kept:
-                row.append((a, kept))
-        out = self[piv] = tuple(row)
+        rows = self._rows
+        reads = rows.reads.get(piv)
+        out = None if reads is None else rows.rows.get((piv, self._st & reads))
+        if out is None:
+            out = rows.row(self._moves, self._static, self._st, piv)
+        self[piv] = out
         return out
 
     def get(self, piv, default=None):
         return self[piv] if piv in self._moves else default
+
+
+_ROWS_LIMIT = 200_000  # rows kept per stepper; a full table starts over
+
+
+class _Rows:
+    """A pivot's specialised row for given static bits, kept by ``(pivot, st & reads)``.
+
+    ``reads`` is the union of the static bits the pivot's candidates test
+    (positively or negatively); the row is a function of ``st`` restricted to
+    them, so problems that agree there share one row.
+    """
+
+    def __init__(self):
+        self.reads: dict[int, int] = {}
+        self.rows: dict[tuple[int, int], tuple] = {}
+
+    def row(self, moves: dict, static: int, st: int, piv: int) -> tuple:
+        reads = self.reads.get(piv)
+        if reads is None:
+            reads = 0
+            for _a, cands in moves.get(piv, ()):
+                for pos, neg, _keep, _add in cands:
+                    reads |= (pos | neg) & static
+            self.reads[piv] = reads
+        key = (piv, st & reads)
+        out = self.rows.get(key)
+        if out is None:
+            if len(self.rows) >= _ROWS_LIMIT:
+                self.rows.clear()
+            out = self.rows[key] = _specialised_row(moves, static, st, piv)
+        return out
+
+
+def _specialised_row(moves: dict, static: int, st: int, piv: int) -> tuple:
+    row = []
+    for a, cands in moves.get(piv, ()):
+        kept = tuple(
+            (pos & ~static, neg & ~static, keep, add)
+            for pos, neg, keep, add in cands
+            if pos & static & ~st == 0 and not neg & st
+        )
+        if kept:
+            row.append((a, kept))
+    return tuple(row)
 
 
 def _unwind(parent: dict, s: int) -> list[int]:

@@ -126,6 +126,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self._n_actions = int(self.action_space.n)
         self._tracks_failure = type(self.dspec).is_failure is not DomainSpec.is_failure
         self._observer = None
+        self._observer_of: tuple | None = None  # what self._observer was looked up for (see reset)
         self.engine = None
         self.problem: Problem | None = None
         self._plan: list[int] | None = None
@@ -154,12 +155,12 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         super().reset(seed=seed)
         if options is not None and not isinstance(options, dict):
             raise ConfigError(f"reset options must be a dict such as {{'problem': ...}}, got {type(options).__name__}")
-        options = dict(options or {})
+        options = dict(options) if options else {}
         first_state = None  # the initial state dict, where the generator already read it
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        unknown = sorted(set(options) - set(RESET_OPTIONS)) if options else ()
         if unknown:
             raise ConfigError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; known: {', '.join(RESET_OPTIONS)}")
-        if options.get("problem") is not None:
+        if options and options.get("problem") is not None:
             problem = self._load_problem(options["problem"])  # checked in full: a refused problem changes nothing
             engine = self._make_engine(problem)
             self.problem, self.plan = problem, solve_given(self.dspec.name, problem)
@@ -175,7 +176,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             else:
                 self.plan = list(gen.plan)
             self.engine, self._cache = self._make_engine(self.problem), {}
-        self._observer = observer_for(self.dspec, self.size, getattr(self.engine, "task", None))
+        task = getattr(self.engine, "task", None)
+        got = self._observer_of  # (task, spec, observer) of the last lookup: the observer is per task and spec
+        if got is None or got[0] is not task or got[1] is not self.dspec or got[2] is not self._observer:
+            self._observer = observer_for(self.dspec, self.size, task)
+            self._observer_of = (task, self.dspec, self._observer)
         self._state = self.engine.initial()
         self._view = self._read(self._state, first_state)
         self._steps_beyond_terminated = None

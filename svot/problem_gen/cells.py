@@ -21,6 +21,12 @@ def cells_list(cells: Iterable[Cell]) -> list[list[int]]:
     return [[int(r), int(c)] for r, c in sorted(cells)]
 
 
+def index_cells_list(indices: Iterable[int], size: int) -> list[list[int]]:
+    """``cells_list`` of the cells at row-major ``indices`` (non-negative ints below ``size * size``):
+    row-major order is the cells' sorted order, so the indices are sorted instead."""
+    return [[i // size, i % size] for i in sorted(indices)]
+
+
 def cell_bfs(size: int, start: Cell, blocked: frozenset | set = frozenset()) -> dict[Cell, tuple[int, Cell | None, int | None]]:
     """Distances over free cells with single-cell moves: cell → (dist, parent, action).
 

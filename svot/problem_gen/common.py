@@ -20,7 +20,7 @@ import numpy as np
 
 from svot.domains.base import DomainSpec
 from svot.errors import ConfigError, ProblemError
-from svot.pddl import Problem
+from svot.pddl import Problem, load_domain
 from svot.problem_gen import registry
 from svot.problem_gen.grounding import shared_grounding  # finish() replays plans on it
 
@@ -102,9 +102,27 @@ def count_for(density: float, cells: int) -> int:
 
 
 # --- names --------------------------------------------------------------------
+# json.dumps(layout, sort_keys=True, separators=(",", ":")) builds an encoder per call; one kept
+# encoder writes the very same text (json's C encoder where the build has it)
+_LAYOUT_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+_C_ENCODE = (
+    None
+    if json.encoder.c_make_encoder is None
+    else json.encoder.c_make_encoder(
+        None, _LAYOUT_JSON.default, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, True
+    )
+)
+
+
+def layout_json(layout: dict) -> str:
+    """``json.dumps(layout, sort_keys=True, separators=(",", ":"))``, the text the digest hashes."""
+    if _C_ENCODE is None:
+        return _LAYOUT_JSON.encode(layout)
+    return "".join(_C_ENCODE(layout, 0))
+
+
 def layout_digest(layout: dict) -> str:
-    text = json.dumps(layout, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
+    return hashlib.sha256(layout_json(layout).encode()).hexdigest()[:12]
 
 
 def problem_name(domain: str, size: int, split: str, layout: dict) -> str:
@@ -125,7 +143,7 @@ def finish(
     """Build the problem from ``layout``, check the state dict and the plan (if any), and package them."""
     if problem is None:
         problem = spec.problem_from_state(layout, problem_name(spec.name, size, split, layout))
-    state = spec.state_dict(problem.init, size)
+    state = spec.state_dict(own_atoms(spec, problem, size), size)
     for key, value in layout.items():
         if state.get(key) != value:
             raise ProblemError(
@@ -144,6 +162,19 @@ def finish(
         params=params,
         plan_optimal=bool(plan_optimal),
     )
+
+
+def own_atoms(spec: DomainSpec, problem: Problem, size: int):
+    """What ``spec.state_dict`` reads of ``problem.init``: all of it, less the grid statics where the compiled
+    engine runs the domain (a state dict reads only a problem's own atoms, :meth:`DomainSpec.state_dict`)."""
+    if _compiled(spec.pddl):
+        return shared_grounding(spec.name, size).own_atoms(problem)
+    return problem.init
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(pddl: str) -> bool:
+    return load_domain(pddl).unsupported is None
 
 
 MAX_ATTEMPTS = 100_000

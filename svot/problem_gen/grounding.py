@@ -42,7 +42,10 @@ class SearchGrounding:
         self.spec = spec
         self.size = size
         self.domain = load_domain(spec.pddl)
-        shared_static = [a for a in spec.base_atoms(size) if a[0] in self.domain.static_predicates]
+        # the grid atoms as the spec's problems hold them (the same objects: a problem's own atoms are
+        # then split off by identity, SharedGrounding.own_bits)
+        grid_atoms = spec.problem(size, "grid", [], []).init
+        shared_static = [a for a in grid_atoms if a[0] in self.domain.static_predicates]
         # the very GroundTask the envs and the dataset step on (one grounding per process, not two)
         self.shared = engine_grounding(self.domain, spec.base_objects(size), shared_static, spec.internal)
         self.task = self.shared.task
@@ -54,21 +57,27 @@ class SearchGrounding:
     def bind(self, problem: Problem) -> "Bound":
         """The problem's initial bitset and goal masks over this grounding."""
         # the problem's own atoms: its init less the grid's statics, which it must all have, and no other
-        init_atoms = problem.init if isinstance(problem.init, frozenset) else frozenset(problem.init)
-        own = init_atoms - self.static_atoms
-        if len(init_atoms) - len(own) != len(self.static_atoms) or any(a[0] in self.fold for a in own):
-            raise ProblemError(
-                f"problem {problem.name!r} does not have the static {'/'.join(sorted(self.fold))} atoms of a "
-                f"{self.size}x{self.size} {self.spec.name} grid"
-            )
+        own, init = self.shared.own_bits(problem)
+        if init is None:
+            init_atoms = problem.init if isinstance(problem.init, frozenset) else frozenset(problem.init)
+            if len(init_atoms) - len(own) != len(self.static_atoms) or any(a[0] in self.fold for a in own):
+                raise ProblemError(
+                    f"problem {problem.name!r} does not have the static {'/'.join(sorted(self.fold))} atoms of a "
+                    f"{self.size}x{self.size} {self.spec.name} grid"
+                )
         bit = self.task.bit
         try:
-            init = atoms_mask(bit, own)
+            if init is None:
+                init = atoms_mask(bit, own)  # raises: some atom is outside the grounding
             goal_pos = atoms_mask(bit, problem.goal)
             goal_neg = atoms_mask(bit, problem.negative_goal)
         except KeyError as exc:
             raise ProblemError(f"problem {problem.name!r} has an atom outside the {self.spec.name} domain: {exc}") from None
         return Bound(self, problem, init, goal_pos, goal_neg)
+
+    def own_atoms(self, problem: Problem) -> frozenset:
+        """The problem's initial atoms less the grid statics every problem of the size shares (``adj``, ``ray``)."""
+        return self.shared.own_bits(problem)[0]
 
 
 @functools.lru_cache(maxsize=None)

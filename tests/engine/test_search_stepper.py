@@ -78,3 +78,42 @@ def test_a_domain_without_a_pivot_takes_the_generic_path():
         s, applied = stepper.step(s, a)
         e, applied_e = engine.step(e, keys[a])
         assert applied == applied_e and bound.true_atoms(s) == engine.true_atoms(e)
+
+
+@pytest.mark.parametrize("domain_name,size", [("maze", 5), ("sokoban", 5), ("frozenlake", 4)])
+def test_rows_kept_across_problems_plan_as_a_fresh_stepper(domain_name, size):
+    """Specialised rows are kept by the static bits they read: a stepper that has searched many
+    problems plans each as a stepper that has seen none, and as bfs_plan on the problem's engine."""
+    from svot.problem_gen import generate
+    from svot.problem_gen.grounding import shared_grounding as search_grounding
+
+    spec = get_spec(domain_name)
+    grounding = search_grounding(domain_name, size)
+    rng = np.random.default_rng(5)
+    for i in range(40):
+        problem = generate(domain_name, size, "ood" if i % 2 else "id", rng).problem
+        bound = grounding.bind(problem)
+        fresh = SearchStepper(grounding.shared, grounding.stepper.keys)
+        kept = grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg)
+        assert kept == fresh.bfs(bound.init, bound.goal_pos, bound.goal_neg)
+        engine = GroundedEngine(load_domain(spec.pddl), problem)
+        keys = grounding.stepper.keys
+        ref = bfs_plan(engine.initial(), lambda s, a: engine.step(s, keys[a]), range(len(keys)), engine.is_goal)
+        assert kept.plan == ref
+
+
+def test_own_bits_are_the_problems_own_atoms_and_are_kept_per_init():
+    from svot.problem_gen import generate
+
+    spec = get_spec("maze")
+    problem = generate("maze", 5, "id", np.random.default_rng(2)).problem
+    engine = spec.make_engine(problem)
+    shared = engine.shared
+    own, bits = shared.own_bits(problem)
+    assert own == problem.init - shared.shared_static
+    assert bits == sum(shared.task.bit[a] for a in own) == engine.initial()
+    assert shared.own_bits(problem)[0] is own  # kept: the same init frozenset
+    lacking = Problem(problem.domain, "x", problem.objects, problem.init - {next(iter(shared.shared_static))}, problem.goal)
+    assert shared.own_bits(lacking)[1] is None
+    foreign = Problem(problem.domain, "y", problem.objects, problem.init | {("wall", "c_9_9")}, problem.goal)
+    assert shared.own_bits(foreign)[1] is None

@@ -33,3 +33,32 @@ def test_no_plan_through_a_hole():
     assert solve("frozenlake", walled) is None
     fallen = {**state, "player": [1, 1]}
     assert solve("frozenlake", fallen) is None
+
+
+def _choice_loop(size, density, rng):
+    """The sampler as first written: Gymnasium's rng.choice loop on strings, redrawn until a path joins the corners."""
+    from svot.domains.frozenlake.generator import _corner_path
+
+    p = min(1, 1 - density)
+    for attempt in range(1, 100_001):
+        board = rng.choice(["F", "H"], (size, size), p=[p, 1 - p])
+        board[0][0] = "S"
+        board[-1][-1] = "G"
+        if _corner_path(size, board == "H"):
+            return board, attempt
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 5, 6, 8])
+@pytest.mark.parametrize("density", [0.2, 0.4, 0.6])
+def test_hole_draws_are_rng_choice_draws(size, density):
+    # sample_holes reads rng.random against numpy's cdf: the same boards, attempts and generator states
+    from svot.domains.frozenlake.generator import sample_holes
+
+    for seed in range(150):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        board, attempts = _choice_loop(size, density, a)
+        holes, attempts2 = sample_holes(size, density, b)
+        assert attempts == attempts2
+        assert ((board == "H") == holes).all()
+        assert a.bit_generator.state == b.bit_generator.state
+        assert (sample_board(size, density, np.random.default_rng(seed))[0] == board).all()

@@ -16,12 +16,13 @@ through a hole, and the search needs no failure test of its own.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.frozenlake.table5 import TABLE5
 from svot.errors import ProblemError
-from svot.problem_gen.cells import cells_list
 from svot.problem_gen.common import MAX_ATTEMPTS, Generated, finish, problem_name
 from svot.problem_gen.grounding import shared_grounding
 
@@ -34,28 +35,64 @@ def sampling_params(size: int, split: str) -> dict:
 
 def sample_board(size: int, density: float, rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """Gymnasium's loop: (board of 'S'/'F'/'H'/'G', number of boards drawn)."""
+    holes, attempt = sample_holes(size, density, rng)
+    board = np.where(holes, "H", "F")
+    board[0][0] = "S"
+    board[-1][-1] = "G"
+    return board, attempt
+
+
+def sample_holes(size: int, density: float, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """:func:`sample_board`'s loop as a boolean hole grid (no strings): the same draws, the same boards.
+
+    ``rng.choice(["F", "H"], shape, p=[p, 1 - p])`` is ``rng.random(shape)`` read against the
+    cumulative ``p`` (numpy's Generator.choice: ``cdf = p.cumsum(); cdf /= cdf[-1]``, then
+    ``searchsorted(side="right")``), so a tile is a hole exactly when its draw is ``>= cdf[0]``
+    (a test compares the boards and the generator states with ``rng.choice``'s).
+    """
     p = min(1, 1 - density)  # Gymnasium's p is the probability of a frozen tile
+    if not 0 <= p <= 1:  # numpy refuses such probabilities: let it say so
+        rng.choice(["F", "H"], (size, size), p=[p, 1 - p])
+    frozen_below = _frozen_below(p)
+    masks = _path_masks(size)
     for attempt in range(1, MAX_ATTEMPTS + 1):
-        board = rng.choice(["F", "H"], (size, size), p=[p, 1 - p])
-        board[0][0] = "S"
-        board[-1][-1] = "G"
-        if _corner_path(size, board == "H"):
-            return board, attempt
+        holes = rng.random((size, size)) >= frozen_below
+        holes[0, 0] = holes[-1, -1] = False  # the start and goal tiles are overwritten
+        if _path_on(masks, holes):
+            return holes, attempt
     raise ProblemError(
         f"no frozenlake {size}x{size} board with hole density {density} had a path in {MAX_ATTEMPTS} draws"
     )
 
 
+@functools.lru_cache(maxsize=None)
+def _frozen_below(p: float) -> float:
+    """``cdf[0]`` as numpy's ``choice`` computes it for ``p=[p, 1 - p]``."""
+    cdf = np.array([p, 1 - p], dtype=float).cumsum()
+    cdf /= cdf[-1]
+    return float(cdf[0])
+
+
 def _corner_path(size: int, hole: np.ndarray) -> bool:
     """Whether hole-free single-cell moves join (0, 0) and (N-1, N-1): a flood fill over the cells as bits."""
-    free = int.from_bytes(np.packbits(~hole.reshape(-1), bitorder="little").tobytes(), "little")
+    return _path_on(_path_masks(size), hole)
+
+
+@functools.lru_cache(maxsize=None)
+def _path_masks(size: int) -> tuple[int, int, int, int, int]:
+    """(size, full, not_first, not_last, goal) cell bitmasks for :func:`_path_on`, once per size."""
     row = (1 << size) - 1
     full = (1 << size * size) - 1
     not_first = not_last = 0  # columns a left / right shift may enter
     for r in range(size):
         not_first |= (row & ~1) << (r * size)
         not_last |= (row >> 1) << (r * size)
-    goal = 1 << (size * size - 1)
+    return size, full, not_first, not_last, 1 << (size * size - 1)
+
+
+def _path_on(masks: tuple, hole: np.ndarray) -> bool:
+    size, full, not_first, not_last, goal = masks
+    free = int.from_bytes(np.packbits(~hole.reshape(-1), bitorder="little").tobytes(), "little") & full
     reach = 1 & free
     while True:
         grown = reach | ((reach << 1) & not_first) | ((reach >> 1) & not_last) | ((reach << size) & full) | (reach >> size)
@@ -68,13 +105,16 @@ def _corner_path(size: int, hole: np.ndarray) -> bool:
 
 
 def layout_from_board(board: np.ndarray) -> dict:
-    size = len(board)
-    holes = [(r, c) for r in range(size) for c in range(size) if board[r][c] == "H"]
+    return layout_from_holes(np.asarray(board) == "H")
+
+
+def layout_from_holes(holes: np.ndarray) -> dict:
+    size = len(holes)
     return {
         "domain": DOMAIN,
         "size": size,
         "player": [0, 0],
-        "holes": cells_list(holes),
+        "holes": [[i // size, i % size] for i in np.flatnonzero(holes).tolist()],  # row-major: sorted
         "goal": [size - 1, size - 1],
         "start": [0, 0],
     }
@@ -83,8 +123,8 @@ def layout_from_board(board: np.ndarray) -> dict:
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
     spec = get_spec(DOMAIN)
     params = sampling_params(size, split)
-    board, attempts = sample_board(size, params["hole_density"], rng)
-    layout = layout_from_board(board)
+    holes, attempts = sample_holes(size, params["hole_density"], rng)
+    layout = layout_from_holes(holes)
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
     if not plan:
         params = {**params, "holes": len(layout["holes"]), "attempts": attempts}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.frozenlake import wording as wording_module
-from svot.domains.grid import cell_name, parse_cell
+from svot.domains.grid import cell_name, parse_cell, sorted_cells
 from svot.domains.frozenlake.table5 import TABLE5
 from svot.domains.frozenlake import look as look_module
 
@@ -38,6 +38,37 @@ class FrozenLakeSpec(DomainSpec):
         return self.problem(state["size"], name, init, [("at", cell_name(state["goal"]))])
 
     def state_dict(self, atoms, size: int) -> dict:
+        # one pass over the atoms (the first at/goal/start atom each, as player_of and next() read them)
+        at = goal = start = None
+        hole_names = []
+        for a in atoms:
+            head = a[0]
+            if head == "hole":
+                hole_names.append(a[1])
+            elif head == "at":
+                at = a if at is None else at
+            elif head == "goal":
+                goal = a if goal is None else goal
+            elif head == "start":
+                start = a if start is None else start
+        if at is None or goal is None or start is None:
+            return self._state_dict_reading(atoms, size)  # raises as the field readers do
+        player = list(parse_cell(at[1]))
+        holes = sorted_cells(parse_cell(h) for h in hole_names)
+        goal, start = list(parse_cell(goal[1])), list(parse_cell(start[1]))
+        tile, status = tile_and_status(player, holes, goal, start)
+        return {
+            "domain": self.name,
+            "size": size,
+            "player": player,
+            "holes": holes,
+            "goal": goal,
+            "start": start,
+            "tile": tile,
+            "status": status,
+        }
+
+    def _state_dict_reading(self, atoms, size: int) -> dict:
         player = list(player_of(atoms))
         holes = cells_of(atoms, "hole")
         goal = list(next(parse_cell(a[1]) for a in atoms if a[0] == "goal"))

@@ -36,7 +36,7 @@ from svot.domains.gather.solver import gather_plan, greedy_plan
 from svot.domains.gather.table5 import TABLE5
 from svot.domains.grid import Cell
 from svot.errors import ConfigError
-from svot.problem_gen.cells import cells_list, index_cell
+from svot.problem_gen.cells import index_cell, index_cells_list
 from svot.problem_gen.common import MAX_ATTEMPTS, Generated, attempts_exhausted, count_for, finish
 
 DOMAIN = "gather"
@@ -59,15 +59,18 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> tuple[dict
     p = sampling_params(size, split)
     colours = p["colours"]
     k = p["balls"]
-    perm = rng.permutation(size * size)
-    where = [index_cell(i, size) for i in perm[1 : 1 + k]]
+    perm = rng.permutation(size * size).tolist()
+    where = perm[1 : 1 + k]
     for attempt in range(1, MAX_ATTEMPTS + 1):
         draw = rng.integers(len(colours), size=k)
         if k < len(colours) or len(set(draw.tolist())) == len(colours):
             break
     else:
         raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
-    balls = {c: cells_list(cell for cell, j in zip(where, draw.tolist()) if j == i) for i, c in enumerate(colours)}
+    by_colour: list[list] = [[] for _ in colours]
+    for cell, j in zip(where, draw.tolist()):
+        by_colour[j].append(cell)
+    balls = {c: index_cells_list(by_colour[i], size) for i, c in enumerate(colours)}
     layout = {"domain": DOMAIN, "size": size, "player": list(index_cell(perm[0], size)), "balls": balls}
     return layout, attempt
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from svot.domains.base import DomainSpec, Field, add_kind
 from svot.domains.gather import wording as wording_module
 from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
@@ -81,7 +83,7 @@ class GatherSpec(DomainSpec):
                 init.append(("ball", cell_name(b), colour))
                 goal.append(("got", cell_name(b), colour))
                 ball_cells.add(tuple(b))
-        init += [("clear", cell_name(c)) for c in cells(size) if c not in ball_cells]
+        init += [("clear", name) for c, name in _cell_names(size) if c not in ball_cells]
         return self.problem(size, name, init, goal)
 
     def state_dict(self, atoms, size: int) -> dict:
@@ -166,6 +168,12 @@ class GatherSpec(DomainSpec):
 
     def kind_word(self, kind: str) -> str:
         return wording_module.kind_word(kind) or super().kind_word(kind)
+
+
+@functools.lru_cache(maxsize=None)
+def _cell_names(size: int) -> tuple[tuple[tuple[int, int], str], ...]:
+    """((cell, its object name), ...) row-major: every clear cell of a problem is one of them."""
+    return tuple((c, cell_name(c)) for c in cells(size))
 
 
 def _colour_order(c: str) -> tuple:

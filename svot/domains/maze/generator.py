@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from svot.domains import get_spec
+from svot.domains.grid import cell_name
 from svot.domains.maze.table5 import TABLE5
 from svot.errors import ConfigError
-from svot.problem_gen.cells import cells_list, index_cell
+from svot.problem_gen.cells import index_cell, index_cells_list
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
     Generated,
@@ -40,26 +41,63 @@ def sampling_params(size: int, split: str) -> dict:
 
 def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
     p = sampling_params(size, split)
-    perm = rng.permutation(size * size)
-    w = p["walls"]
+    return layout_from_perm(size, p["walls"], rng.permutation(size * size).tolist())
+
+
+def layout_from_perm(size: int, walls: int, perm: list[int]) -> dict:
+    """The layout of one permutation of the cells: walls first, then the player, then the goal."""
     return {
         "domain": DOMAIN,
         "size": size,
-        "player": list(index_cell(perm[w], size)),
-        "walls": cells_list(index_cell(i, size) for i in perm[:w]),
-        "goal": list(index_cell(perm[w + 1], size)),
+        "player": list(index_cell(perm[walls], size)),
+        "walls": index_cells_list(perm[:walls], size),
+        "goal": list(index_cell(perm[walls + 1], size)),
     }
 
 
+class AtomBits:
+    """The shared grounding's bits of ``(at c)``, ``(wall c)`` and ``(goal c)`` by cell index ``r * N + c``."""
+
+    def __init__(self, size: int):
+        self.grounding = shared_grounding(DOMAIN, size)
+        bit = self.grounding.task.bit
+        names = [cell_name(index_cell(i, size)) for i in range(size * size)]
+        self.at = [bit[("at", c)] for c in names]
+        self.wall = [bit[("wall", c)] for c in names]
+        self.goal = [bit[("goal", c)] for c in names]
+
+    def bound(self, walls: int, perm: list[int]) -> tuple[int, int]:
+        """``(init, goal_pos)`` of the layout of ``perm``, as ``bind`` reads them off its problem."""
+        init = self.at[perm[walls]] | self.goal[perm[walls + 1]]
+        for i in perm[:walls]:
+            init |= self.wall[i]
+        return init, self.at[perm[walls + 1]]
+
+
+_ATOM_BITS: dict[int, AtomBits] = {}
+
+
+def atom_bits(size: int) -> AtomBits:
+    kept = _ATOM_BITS.get(size)
+    if kept is None or kept.grounding is not shared_grounding(DOMAIN, size):
+        kept = _ATOM_BITS[size] = AtomBits(size)
+    return kept
+
+
 def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
+    """Layouts are searched on bits read straight off the shared grounding: a refused one builds no Problem
+    (a test checks the bits against ``bind``); the kept one is built, named and checked by ``finish``."""
     spec = get_spec(DOMAIN)
     params = sampling_params(size, split)
-    grounding = shared_grounding(DOMAIN, size)
+    w = params["walls"]
+    bits = atom_bits(size)
+    stepper = bits.grounding.stepper
     for attempt in range(1, MAX_ATTEMPTS + 1):
-        layout = sample_layout(size, split, rng)
-        problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
-        bound = grounding.bind(problem)
-        result = grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg)
+        perm = rng.permutation(size * size).tolist()
+        init, goal_pos = bits.bound(w, perm)
+        result = stepper.bfs(init, goal_pos, 0)
         if result.solved:
+            layout = layout_from_perm(size, w, perm)
+            problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
             return finish(spec, size, split, layout, result.plan, {**params, "attempts": attempt}, problem)
     raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)

@@ -27,7 +27,7 @@ from svot.domains.grid import Cell
 from svot.domains.pacman.solver import greedy_plan, pacman_plan
 from svot.domains.pacman.table5 import TABLE5
 from svot.errors import ConfigError
-from svot.problem_gen.cells import cells_list, index_cell
+from svot.problem_gen.cells import index_cell, index_cells_list
 from svot.problem_gen.common import Generated, count_for, finish
 
 DOMAIN = "pacman"
@@ -43,12 +43,12 @@ def sampling_params(size: int, split: str) -> dict:
 
 def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
     k = sampling_params(size, split)["coins"]
-    perm = rng.permutation(size * size)
+    perm = rng.permutation(size * size).tolist()
     return {
         "domain": DOMAIN,
         "size": size,
         "player": list(index_cell(perm[0], size)),
-        "coins": cells_list(index_cell(i, size) for i in perm[1 : 1 + k]),
+        "coins": index_cells_list(perm[1 : 1 + k], size),
     }
 
 

@@ -34,7 +34,7 @@ from svot.domains.sokoban.screen import MAX_SIZE as MAX_SCREEN_SIZE, surviving_r
 from svot.domains.sokoban.table5 import TABLE5
 from svot.engine.search import SearchResult
 from svot.errors import ConfigError
-from svot.problem_gen.cells import cells_list, index_cell
+from svot.problem_gen.cells import index_cell, index_cells_list
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
     Generated,
@@ -71,14 +71,14 @@ def draw(size: int, walls: int, blocks: int, rng: np.random.Generator) -> list[i
 
 
 def layout_from_draw(size: int, walls: int, blocks: int, drawn: list[int]) -> dict:
-    cells = [index_cell(i, size) for i in drawn]
+    drawn = [int(i) for i in drawn]
     return {
         "domain": DOMAIN,
         "size": size,
-        "player": list(cells[walls]),
-        "walls": cells_list(cells[:walls]),
-        "blocks": cells_list(cells[walls + 1 : walls + 1 + blocks]),
-        "goals": cells_list(cells[walls + 1 + blocks :]),
+        "player": list(index_cell(drawn[walls], size)),
+        "walls": index_cells_list(drawn[:walls], size),
+        "blocks": index_cells_list(drawn[walls + 1 : walls + 1 + blocks], size),
+        "goals": index_cells_list(drawn[walls + 1 + blocks :], size),
     }
 
 
