@@ -275,16 +275,22 @@ class DomainSpec:
     # then wraps the single env).
     env_entry_point: ClassVar[str | None] = None
     vector_entry_point: ClassVar[str | None] = None
+    # predicates whose other argument is the kind they draw: (item-at ?c key) draws the kind "key"
+    kind_argument_predicates: ClassVar[frozenset[str]] = frozenset()
+
     def atom_kind_names(self, pred: str, rest: list[str]) -> list[str]:
         """The kinds an atom of ``pred`` may draw in its cell, most specific first (``rest``: its other arguments).
 
         svot.envs.observation reads the observation grid straight off the engine's state bits,
         one atom per (cell, kind), found by these names and checked against ``cell_kinds``. The
         default reads predicate names: ``(at ?c)`` draws ``player``, ``(p ?c)`` kind ``p``,
-        ``(p ?c x)`` kind ``p_x`` (else ``p``). A kind no atom draws (a wall that is the absence
-        of a passage) must stay as it is within an episode: the envs take it from the spec's
-        grid of the episode's first state.
+        ``(p ?c x)`` kind ``p_x`` (else ``p``), and a predicate of ``kind_argument_predicates``
+        the kind its argument names. A kind no atom draws (a wall that is the absence of a
+        passage) must stay as it is within an episode: the envs take it from the spec's grid of
+        the episode's first state.
         """
+        if pred in self.kind_argument_predicates:
+            return list(rest)
         names = ["_".join([pred, *rest])] if rest else []
         names.append("player" if pred == "at" else pred)
         return names

@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence, TypeVar
 
 from svot.domains import get_spec
 from svot.domains.base import DomainSpec
+from svot.domains.grid import cell_name, cells
 from svot.engine.grounded import shared_grounding as engine_grounding
 from svot.engine.search import SearchStepper, atoms_mask
 from svot.errors import ProblemError
 from svot.pddl import Problem, load_domain
 
+
+T = TypeVar("T")
 
 class SearchGrounding:
     """Search over the :class:`GroundTask` every problem of a (domain, size) shares.
@@ -84,6 +87,29 @@ class SearchGrounding:
 def shared_grounding(domain: str, size: int) -> SearchGrounding:
     """The process's :class:`SearchGrounding` of a (domain, size) (cached)."""
     return SearchGrounding(get_spec(domain), size)
+
+
+def cell_bits(grounding: SearchGrounding, size: int, predicates: Sequence[str]) -> list[list[int]]:
+    """Per predicate, the grounding's bit of ``(pred c)`` for every cell, by cell index ``r * N + c``.
+
+    A sampler that draws cell indices builds its layouts' initial states from these, with no Problem.
+    """
+    bit = grounding.task.bit
+    names = [cell_name(cell) for cell in cells(size)]
+    return [[bit[(pred, c)] for c in names] for pred in predicates]
+
+
+def kept_per_size(domain: str, build: Callable[[int], T]) -> Callable[[int], T]:
+    """``build(size)``, kept per size while the (domain, size) shared grounding it reads (its ``grounding``) stays."""
+    kept: dict[int, T] = {}
+
+    def get(size: int) -> T:
+        value = kept.get(size)
+        if value is None or value.grounding is not shared_grounding(domain, size):
+            value = kept[size] = build(size)
+        return value
+
+    return get
 
 
 @dataclass(frozen=True)

@@ -55,24 +55,16 @@ class FrozenLakeSpec(DomainSpec):
             return self._state_dict_reading(atoms, size)  # raises as the field readers do
         player = list(parse_cell(at[1]))
         holes = sorted_cells(parse_cell(h) for h in hole_names)
-        goal, start = list(parse_cell(goal[1])), list(parse_cell(start[1]))
-        tile, status = tile_and_status(player, holes, goal, start)
-        return {
-            "domain": self.name,
-            "size": size,
-            "player": player,
-            "holes": holes,
-            "goal": goal,
-            "start": start,
-            "tile": tile,
-            "status": status,
-        }
+        return self._state(size, player, holes, list(parse_cell(goal[1])), list(parse_cell(start[1])))
 
     def _state_dict_reading(self, atoms, size: int) -> dict:
         player = list(player_of(atoms))
         holes = cells_of(atoms, "hole")
         goal = list(next(parse_cell(a[1]) for a in atoms if a[0] == "goal"))
         start = list(next(parse_cell(a[1]) for a in atoms if a[0] == "start"))
+        return self._state(size, player, holes, goal, start)
+
+    def _state(self, size: int, player: list, holes: list, goal: list, start: list) -> dict:
         tile, status = tile_and_status(player, holes, goal, start)
         return {
             "domain": self.name,

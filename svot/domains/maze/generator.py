@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.grid import cell_name
 from svot.domains.maze.table5 import TABLE5
 from svot.errors import ConfigError
 from svot.problem_gen.cells import index_cell, index_cells_list
@@ -26,7 +25,7 @@ from svot.problem_gen.common import (
     finish,
     problem_name,
 )
-from svot.problem_gen.grounding import shared_grounding
+from svot.problem_gen.grounding import cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "maze"
 
@@ -60,11 +59,7 @@ class AtomBits:
 
     def __init__(self, size: int):
         self.grounding = shared_grounding(DOMAIN, size)
-        bit = self.grounding.task.bit
-        names = [cell_name(index_cell(i, size)) for i in range(size * size)]
-        self.at = [bit[("at", c)] for c in names]
-        self.wall = [bit[("wall", c)] for c in names]
-        self.goal = [bit[("goal", c)] for c in names]
+        self.at, self.wall, self.goal = cell_bits(self.grounding, size, ("at", "wall", "goal"))
 
     def bound(self, walls: int, perm: list[int]) -> tuple[int, int]:
         """``(init, goal_pos)`` of the layout of ``perm``, as ``bind`` reads them off its problem."""
@@ -74,14 +69,7 @@ class AtomBits:
         return init, self.at[perm[walls + 1]]
 
 
-_ATOM_BITS: dict[int, AtomBits] = {}
-
-
-def atom_bits(size: int) -> AtomBits:
-    kept = _ATOM_BITS.get(size)
-    if kept is None or kept.grounding is not shared_grounding(DOMAIN, size):
-        kept = _ATOM_BITS[size] = AtomBits(size)
-    return kept
+atom_bits = kept_per_size(DOMAIN, AtomBits)
 
 
 def generate(size: int, split: str, rng: np.random.Generator) -> Generated:

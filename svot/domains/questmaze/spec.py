@@ -96,13 +96,10 @@ class QuestMazeSpec(DomainSpec):
     plan_optional = True  # every sampled maze is connected: a target is always reachable
 
     # --- envs and rendering ---
-    def atom_kind_names(self, pred: str, rest: list[str]) -> list[str]:
-        # (item-at ?c key) draws the key and (target-at ?c princess) the princess; (collected ?c key)
-        # draws nothing (a collected item is gone). The walls are drawn by no atom: the absence of
-        # an (open ...) passage, the same all episode.
-        if pred in ("item-at", "target-at"):
-            return list(rest)
-        return super().atom_kind_names(pred, rest)
+    # (item-at ?c key) draws the key and (target-at ?c princess) the princess; (collected ?c key)
+    # draws nothing (a collected item is gone). The walls are drawn by no atom: the absence of an
+    # (open ...) passage, the same all episode.
+    kind_argument_predicates = frozenset({"item-at", "target-at"})
 
     env_entry_point = "svot.domains.questmaze.env:QuestMazeEnv"
     vector_entry_point = "svot.domains.questmaze.env:QuestMazeVectorEnv"

@@ -96,12 +96,9 @@ class OpenQuestMazeSpec(DomainSpec):
     plan_optional = True  # every sampled maze is connected: a target is always reachable
 
     # --- envs and rendering ---
-    def atom_kind_names(self, pred: str, rest: list[str]) -> list[str]:
-        # (item-at ?c key) draws the key and (target-at ?c princess) the princess; (collected ?c key)
-        # draws nothing (a collected item is gone); (monster ?c) draws the monster by its name.
-        if pred in ("item-at", "target-at"):
-            return list(rest)
-        return super().atom_kind_names(pred, rest)
+    # (item-at ?c key) draws the key and (target-at ?c princess) the princess; (collected ?c key)
+    # draws nothing (a collected item is gone); (monster ?c) draws the monster by its name.
+    kind_argument_predicates = frozenset({"item-at", "target-at"})
 
     env_entry_point = "svot.domains.questmaze5.env:OpenQuestMazeEnv"
     vector_entry_point = "svot.domains.questmaze5.env:OpenQuestMazeVectorEnv"

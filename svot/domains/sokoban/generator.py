@@ -45,7 +45,7 @@ from svot.problem_gen.common import (
     problem_name,
 )
 from svot.problem_gen.draws import first_accepted
-from svot.problem_gen.grounding import Bound, shared_grounding
+from svot.problem_gen.grounding import Bound, cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "sokoban"
 MAX_STATES = 200_000
@@ -274,12 +274,7 @@ class AtomBits:
 
     def __init__(self, size: int):
         self.grounding = shared_grounding(DOMAIN, size)
-        bit = self.grounding.task.bit
-        names = [cell_name(index_cell(i, size)) for i in range(size * size)]
-        self.at = [bit[("at", c)] for c in names]
-        self.wall = [bit[("wall", c)] for c in names]
-        self.block = [bit[("block", c)] for c in names]
-        self.goal = [bit[("goal", c)] for c in names]
+        self.at, self.wall, self.block, self.goal = cell_bits(self.grounding, size, ("at", "wall", "block", "goal"))
         self.windows = [
             (1 << (r * size + c)) | (1 << (r * size + c + 1)) | (1 << ((r + 1) * size + c)) | (1 << ((r + 1) * size + c + 1))
             for r in range(size - 1)
@@ -297,14 +292,7 @@ class AtomBits:
         return out
 
 
-_ATOM_BITS: dict[int, AtomBits] = {}
-
-
-def atom_bits(size: int) -> AtomBits:
-    kept = _ATOM_BITS.get(size)
-    if kept is None or kept.grounding is not shared_grounding(DOMAIN, size):
-        kept = _ATOM_BITS[size] = AtomBits(size)
-    return kept
+atom_bits = kept_per_size(DOMAIN, AtomBits)
 
 
 def search_draw(size: int, walls: int, blocks: int, drawn: list[int], *, max_states: int = MAX_STATES) -> SearchResult:
