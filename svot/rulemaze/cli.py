@@ -20,8 +20,6 @@ from pathlib import Path
 
 from svot._version import __version__
 
-SCENARIO_CHOICES = ("all", "regular", "quest", "RegularMaze", "QuestMaze")
-
 
 def _scenarios(text: str) -> list[str]:
     # lazy: argparse calls this while parsing; keeps building the parser free of these imports

@@ -33,7 +33,7 @@ from svot.engine import make_engine
 
 DOMAINS = S.DOMAIN_OF  # each scenario's walled mazes: problems of this registry domain
 #: The open-grid QuestMaze's domain (monster cells block; paper Fig. 3).
-OPEN_QUEST_DOMAIN = "questmaze5"
+OPEN_QUEST_DOMAIN = S.OPEN_QUEST_DOMAIN
 DIRECTIONS = S.DIRECTIONS
 
 

@@ -27,6 +27,7 @@ SCENARIOS = (REGULAR, QUEST)
 #: The registry domain whose problems each scenario's walled mazes are (svot/domains/<name>/; the
 #: open-grid QuestMaze's is questmaze5); an export keeps each scenario in a directory of that name.
 DOMAIN_OF = {REGULAR: "regularmaze", QUEST: "questmaze"}
+OPEN_QUEST_DOMAIN = "questmaze5"
 
 DIRECTIONS = ("up", "down", "left", "right")
 #: (d_row, d_col) with rows growing downwards.
