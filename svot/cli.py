@@ -29,16 +29,8 @@ from pathlib import Path
 from typing import Callable
 
 from svot._version import __version__
-
-EXIT_USAGE = 2
-EXIT_INTERNAL = 1
-EXIT_INTERRUPTED = 130
-EXIT_NOTHING_SCORED = 3
-EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what the shell reports for coreutils cut short by `| head`
-
-
-class CLIError(Exception):
-    """An argument problem found after parsing; printed as one line."""
+from svot.cli_support import (EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NOTHING_SCORED,  # noqa: F401
+                              EXIT_USAGE, CLIError, check_writable)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -77,25 +69,6 @@ def command(name: str, help: str) -> Callable[[Callable], Command]:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
     p.add_argument("--quiet", action="store_true", help="no progress bar (it is off anyway when stderr is not a terminal)")
-
-
-def check_writable(path: str) -> None:
-    """Refuse (one line) an output file that cannot be written, before any work is done.
-
-    Creates the parent folders and a probe file next to the target, then
-    removes the probe; the target itself is untouched.
-    """
-    out = Path(path)
-    if out.is_dir():
-        raise CLIError(f"cannot write {path!r}: it is a directory")
-    probe = out.with_name(out.name + ".probe.tmp")
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise CLIError(f"cannot write {path!r}: {exc.strerror or exc}") from None
 
 
 def _csv(text: str) -> list[str]:

@@ -6,7 +6,7 @@ by :mod:`svot.inspect.scorers`) says which cell it belongs to:
 
 * goal scores -> Table 1 (C and F accuracy per domain x size x split) and
   Table 2 scores -> per-field single-step accuracy, r_c and r_z: both printed
-  by :class:`svot.metrics.evaluation.Report`, the layout ``svot evaluate`` prints;
+  by :class:`svot.metrics.report.Report`, the layout ``svot evaluate`` prints;
 * RuleMaze scores -> EM / PR per seen / unseen group and the unseen average (the
   RuleMaze paper's Tables 2-3), one row per scenario and mode;
 * episode scores -> success, steps over the plan, inapplicable moves.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from svot.metrics.evaluation import GroupStats, Report, _table
+from svot.metrics.report import GroupStats, Report, text_table
 from svot.rulemaze.dataset import TEST_GROUPS
 from svot.rulemaze.metrics import Scores
 
@@ -129,7 +129,7 @@ class ModelTables:
             else:
                 row += ["-", "-"]
             rows.append(row + [", ".join(counts)])
-        return "RuleMaze Table 2/3 layout: EM / PR (%)\n" + _table(head, rows, left=2, span=1)
+        return "RuleMaze Table 2/3 layout: EM / PR (%)\n" + text_table(head, rows, left=2, span=1)
 
     def episode_table(self) -> str:
         rows = []
@@ -142,7 +142,7 @@ class ModelTables:
                          f"{sum(over) / len(over):.2f}" if over else "-",
                          f"{sum(e['inapplicable'] for e in eps) / len(eps):.2f}", plan])
         head = [["env", "split", "episodes", "success %", "steps over plan", "inapplicable/ep", "plan"]]
-        return "Interactive play\n" + _table(head, rows, left=2)
+        return "Interactive play\n" + text_table(head, rows, left=2)
 
 
 def collect(sources) -> dict[str, ModelTables]:

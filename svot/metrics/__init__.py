@@ -7,7 +7,8 @@
 * :mod:`~svot.metrics.objects` — ``object_metrics``: FGAcc / BkgErr / FullAcc (Table 7)
 * :mod:`~svot.metrics.goal` — ``extract_choice``, ``answer_correct`` (Table 1's C and F)
 * :mod:`~svot.metrics.grpo` — reward functions for TRL's ``GRPOTrainer``
-* :mod:`~svot.metrics.evaluation` — ``evaluate(data_dir, predictions) -> Report`` (``svot evaluate``)
+* :mod:`~svot.metrics.evaluation` — ``evaluate(data_dir, predictions) -> Report`` (``svot evaluate``),
+  reading the file with :mod:`~svot.metrics.predictions` and tabulating with :mod:`~svot.metrics.report`
 
 Text is never an error: a prediction that cannot be read scores 0 on what it
 lacks. :class:`MetricError` (a ``ValueError``) is raised for invalid

@@ -13,12 +13,12 @@ object. Subcommands::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 from svot._version import __version__
+from svot.cli_support import EXIT_NOTHING_SCORED, check_writable
 
 
 def _scenarios(text: str) -> list[str]:
@@ -288,11 +288,9 @@ def _export(args) -> int:
 
 
 def _evaluate(args) -> int:
-    # lazy: loaded only when this command runs (and svot.cli imports this module: no cycle at import)
+    # lazy: loaded only when this command runs, so that `svot --version` and `svot -h` stay fast
     from svot.dataset.writers import atomic_write_json
     from svot.rulemaze.evaluate import evaluate, format_table
-
-    from svot.cli import EXIT_NOTHING_SCORED, check_writable
 
     if args.json_out:
         check_writable(args.json_out)

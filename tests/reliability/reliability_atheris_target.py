@@ -23,7 +23,7 @@ from svot.errors import PDDLError
 from svot.pddl import load_domain
 from svot.render.samples import random_state
 
-with atheris.instrument_imports(include=["svot.pddl", "svot.render.text", "svot.rulemaze.rules", "svot.metrics.evaluation"]):
+with atheris.instrument_imports(include=["svot.pddl", "svot.render.text", "svot.rulemaze.rules", "svot.metrics.evaluation", "svot.metrics.predictions"]):
     import svot.pddl.problem as pddl_problem
     import svot.pddl.sexpr
     import svot.render.text as state_text
