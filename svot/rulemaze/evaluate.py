@@ -29,7 +29,6 @@ of the three unseen groups, as in Table 2.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path

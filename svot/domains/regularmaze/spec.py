@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, player_of
-from svot.domains.grid import cell_name, cells, grid_objects, parse_cell, sorted_cells
+from svot.domains.grid import cell_name, grid_objects, parse_cell, sorted_cells
 from svot.domains.passages import add_wall_kinds, open_atoms, walls_from_open
 from svot.domains.regularmaze import look as look_module
 from svot.domains.regularmaze import wording as wording_module
