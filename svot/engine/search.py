@@ -260,10 +260,12 @@ class SearchStepper:
         pm = self.pivot_mask
         moves = self._specialise(st)
         seen = {s0}
+        add = seen.add
         # a bucket queue by goal atoms already true: the state with the most is expanded first, most recent first
-        stacks: list[list[int]] = [[] for _ in range(goal_pos.bit_count() + 1)]
-        stacks[(s0 & goal_pos).bit_count()].append(s0)
         top = (s0 & goal_pos).bit_count()
+        stacks: list[list[int]] = [[] for _ in range(goal_pos.bit_count() + 1)]
+        stacks[top].append(s0)
+        n_keys = len(self.keys)
         while True:
             while top >= 0 and not stacks[top]:
                 top -= 1
@@ -273,7 +275,7 @@ class SearchStepper:
             piv = s & pm
             if piv & (piv - 1):  # not exactly one pivot atom: the engine's step, as in bfs
                 row = []
-                for a in range(len(self.keys)):
+                for a in range(n_keys):
                     t, applied = self.step(s | st, a)
                     if applied:
                         row.append((a, ((0, 0, 0, t & ~static),)))
@@ -281,15 +283,15 @@ class SearchStepper:
                 row = moves[piv]
             unset = ~s & watch_mask
             for _a, cands in row:
-                for pos, neg, keep, add in cands:
+                for pos, neg, keep, add_bits in cands:
                     if s & pos == pos and not s & neg:
-                        t = (s & keep) | add
+                        t = (s & keep) | add_bits
                         break
                 else:
                     continue
                 if t in seen:
                     continue
-                seen.add(t)
+                add(t)
                 if t & goal_pos == goal_pos and not t & goal_neg:
                     return Reach(True, len(seen), True)
                 if t & dead_any:

@@ -139,9 +139,12 @@ class BitObserver:
                 self.base[slot // slots] |= 1 << (slot % slots)
         self._base_list = self.base.tolist()  # observe()'s starting grid, as ints
         self.table: list = []
-        for atom in fluents:
+        self._drawing = 0  # the bits of the fluents that draw a kind: observe() reads only those
+        for i, atom in enumerate(fluents):
             slot = slot_of.get(tuple(atom))
             self.table.append(None if slot is None else (slot // slots, 1 << (slot % slots)))
+            if slot is not None:
+                self._drawing |= 1 << i
         self._flips: dict[int, np.ndarray] = {}  # before ^ after -> the grid bits it flips (see update)
         self.to_verify = VERIFY_STATES
         self.trusted = True  # False once a grid differed from the spec's: callers use the spec then
@@ -153,22 +156,17 @@ class BitObserver:
     def observe(self, state: int, static: np.ndarray | None = None) -> np.ndarray:
         """The grid of ``state``, from scratch (``static``: the episode's :meth:`static_grid`, if any kind is undrawn).
 
-        Each (cell, kind) has at most one atom, so OR-ing the entries of the state's atoms into
-        ``base`` gives the grid (bits past the table draw nothing).
+        Each (cell, kind) has at most one atom, so OR-ing the entries of the state's drawing atoms
+        into ``base`` gives the grid (other bits, and bits past the table, draw nothing).
         """
         flat = self._base_list.copy()
         table = self.table
-        n_table = len(table)
-        rest = state
+        rest = state & self._drawing
         while rest:
             low = rest & -rest
-            i = low.bit_length() - 1
-            if i >= n_table:
-                break
+            cell, kind = table[low.bit_length() - 1]
+            flat[cell] |= kind
             rest ^= low
-            entry = table[i]
-            if entry is not None:
-                flat[entry[0]] |= entry[1]
         grid = np.array(flat, self.dtype).reshape(self.size, self.size)
         if static is not None:
             grid |= static
