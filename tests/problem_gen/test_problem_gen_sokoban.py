@@ -200,3 +200,32 @@ def test_verdict_only_draw_search_agrees_with_the_planning_one():
         capped = sokoban.search_draw(size, p["walls"], n, drawn, max_states=5, plan=False)
         assert capped == sokoban.search_draw(size, p["walls"], n, drawn, max_states=5)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("hint", [1, 8, 1024])
+def test_first_batch_hint_changes_no_problem_and_no_draw(hint, monkeypatch):
+    """The sampler screens its first batch at the size the last problem needed; any size keeps the same draws."""
+    want_rng = np.random.default_rng(21)
+    want = [generate_sokoban(want_rng) for _ in range(4)]
+    monkeypatch.setattr(sokoban, "_first_batch", _AlwaysHint(hint))
+    got_rng = np.random.default_rng(21)
+    got = [generate_sokoban(got_rng) for _ in range(4)]
+    assert [g.problem.to_pddl() for g in got] == [g.problem.to_pddl() for g in want]
+    assert [g.params for g in got] == [g.params for g in want]
+    assert got_rng.integers(1 << 62) == want_rng.integers(1 << 62)
+
+
+class _AlwaysHint(dict):
+    def __init__(self, hint):
+        super().__init__()
+        self.hint = hint
+
+    def get(self, key, default=None):
+        return self.hint
+
+    def __setitem__(self, key, value):
+        pass
+
+
+def generate_sokoban(rng):
+    return sokoban.generate(5, "ood" if rng.integers(2) else "id", rng, plan=False)

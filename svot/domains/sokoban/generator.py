@@ -45,7 +45,7 @@ from svot.problem_gen.common import (
     nearest_table_size,
     problem_name,
 )
-from svot.problem_gen.draws import first_accepted
+from svot.problem_gen.draws import FIRST_BATCH, LARGEST_BATCH, first_accepted
 from svot.problem_gen.grounding import Bound, cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "sokoban"
@@ -372,13 +372,26 @@ def generate(
                 return j
         return None
 
-    kept = first_accepted(rng, size * size, choose, MAX_ATTEMPTS)
+    key = (size, w, n)
+    kept = first_accepted(rng, size * size, choose, MAX_ATTEMPTS, first=_first_batch.get(key, FIRST_BATCH))
     if kept is None:
         raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
     attempt, row = kept
+    _first_batch[key] = _batch_for(attempt)
     layout = layout_from_draw(size, w, n, row[:k].tolist())
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
     return finish(spec, size, split, layout, found[-1].plan if plan else None, {**params, "attempts": attempt}, problem)
+
+
+# The first batch of draws screened at once, per (size, walls, blocks): about as many as the last
+# problem needed (3 blocks on 6x6 take hundreds of draws, 1 block on 4x4 a few). Only the time
+# depends on it: first_accepted keeps the same draw whatever the batches (svot.problem_gen.draws).
+_first_batch: dict[tuple[int, int, int], int] = {}
+
+
+def _batch_for(attempts: int) -> int:
+    """The power of two at or above ``attempts``, within ``[FIRST_BATCH, LARGEST_BATCH]``."""
+    return min(max(FIRST_BATCH, 1 << max(attempts - 1, 0).bit_length()), LARGEST_BATCH)
 
 
 def _quick_reject_draw(size: int, walls: int, blocks: int, drawn: list[int]) -> bool:
