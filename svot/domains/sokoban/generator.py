@@ -341,9 +341,10 @@ def search_draw(
 
 
 def state_bound(size: int, walls: int, blocks: int) -> int:
-    """How many states a search from a layout can meet, at most: the player and the blocks stand on
-    distinct cells that are not walls (a walk needs a cell with no block, a push moves the block on
-    beyond the player), so ``free * C(free - 1, blocks)`` with ``free = N * N - walls``."""
+    """How many states a search from a layout can meet, at most: in every state the player and the
+    blocks stand on distinct cells that are not walls (a walk enters a cell with no wall and no block;
+    a push moves a block onto such a cell and the player onto the block's), so
+    ``free * C(free - 1, blocks)`` with ``free = N * N - walls`` (a test checks it against searches)."""
     free = size * size - walls
     return free * math.comb(max(free - 1, 0), blocks)
 
