@@ -6,7 +6,8 @@ For each domain at every Table 5 size (``--largest``: the largest only), ID and 
 * ``problems/s`` — solvable problems per second from ``svot.problem_gen.generate`` (sampling,
   rejection, solvability search, plan, replay verification), one process, one core;
 * ``reset/s``    — the same with ``plan=False``, what an env's ``reset()`` draws (FrozenLake,
-  Pacman, Gather skip the plan: their layouts are solvable without a search);
+  Pacman, Gather and the walled mazes skip the plan: their layouts are solvable without a search;
+  Sokoban's search gives only its verdict);
 * ``attempts``   — layouts drawn per kept problem (Sokoban rejects most: 3 blocks on 6x6);
 * ``plan``       — mean plan length.
 

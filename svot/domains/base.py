@@ -342,9 +342,9 @@ class DomainSpec:
     # ``sizes``. svot.problem_gen.PARAMS[name] is {"sizes": sizes, **table5}. A new domain has none.
     table5: ClassVar[dict[str, Any]] = {}
 
-    # True when every layout the generator draws is solvable without a search (its own check, or no
-    # obstacles): generate(..., plan=False) then calls the generator's generate(..., plan=False),
-    # which skips planning. False: the generator always plans (its solvability *is* the search).
+    # True when the generator can tell a layout solvable without a plan (its own check, no obstacles, or
+    # a search asked only for its verdict): generate(..., plan=False) then calls the generator's
+    # generate(..., plan=False), which skips planning. False: the generator always plans.
     plan_optional: ClassVar[bool] = False
 
     # Module with ``solve(problem, state, *, max_states, prune, greedy) -> list[int] | None``, which

@@ -112,7 +112,110 @@ def loop_removals(n_walls: int, loop_percent: float = LOOP_PERCENT) -> int:
 
 def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Generator,
                 loop_percent: float = LOOP_PERCENT) -> tuple[tuple[Cell, Cell], ...]:
-    """Alg. 3 ``CreateMaze``: DFS perfect maze, then loop injection. Returns passages."""
+    """Alg. 3 ``CreateMaze``: DFS perfect maze, then loop injection. Returns passages.
+
+    The same steps and draws as :func:`dfs_perfect_maze`, :func:`_tree_parents` and
+    :func:`opens_square` (the reference, ``tests/domains/test_passages_fast.py``), on cell and
+    edge indices: the tree's parents are recorded as the depth-first search grows it (a perfect
+    maze is a tree, so they are the parents :func:`_tree_parents` finds from ``src``).
+    """
+    t = _maze_tables(size)
+    n = size * size
+    neighbours = t.neighbours
+    edge_of = t.edge_of
+    # phase 1: the depth-first perfect maze, its tree parents recorded on the way
+    s = src[0] * size + src[1]
+    visited = [False] * n
+    visited[s] = True
+    parent = [-1] * n
+    parent[s] = s
+    is_open = [False] * len(t.edges)
+    stack = [s]
+    # numpy's Generator.integers(1) returns 0 without drawing, so a forced move draws nothing either way
+    plain = type(rng) is np.random.Generator
+    integers = rng.integers
+    while stack:
+        u = stack[-1]
+        options = [v for v in neighbours[u] if not visited[v]]
+        if options:
+            k = len(options)
+            v = options[0] if k == 1 and plain else options[int(integers(k))]
+            is_open[edge_of[u][v]] = True
+            visited[v] = True
+            parent[v] = u
+            stack.append(v)
+        else:
+            stack.pop()
+    # phase 2: loops, walls touching the tree paths from src to each dst first
+    on_path = [False] * n
+    on_path[s] = True
+    for r, c in dsts:
+        x = r * size + c
+        while not on_path[x]:
+            on_path[x] = True
+            x = parent[x]
+    on_walls, off_walls = [], []
+    for k, (a, b) in enumerate(t.edges):
+        if not is_open[k]:
+            (on_walls if on_path[a] or on_path[b] else off_walls).append(k)
+    squares = t.squares
+    check_squares = size > 2
+    for group in (on_walls, off_walls):
+        todo = loop_removals(len(group), loop_percent)
+        for i in rng.permutation(len(group)):
+            if todo == 0:
+                break
+            k = group[int(i)]
+            if check_squares and any(is_open[e1] and is_open[e2] and is_open[e3] for e1, e2, e3 in squares[k]):
+                continue
+            is_open[k] = True
+            todo -= 1
+    pairs = t.pairs
+    return tuple([pairs[k] for k in range(len(pairs)) if is_open[k]])
+
+
+class _MazeTables:
+    """Cell- and edge-index tables of an N×N grid for :func:`create_maze` (cell ``r * N + c``).
+
+    ``edges``: the inner edges as ``(a, b)`` cell indices, ``a < b``, in :func:`_inner_edges`'s
+    (sorted) order, ``pairs`` the same as cells; ``edge_of[a][b]``: an edge's index;
+    ``neighbours``: :func:`_grid_neighbours` as indices; ``squares[k]``: per 2x2 block
+    holding edge ``k``, its other three edges.
+    """
+
+    def __init__(self, size: int):
+        index = {(r, c): r * size + c for r in range(size) for c in range(size)}
+        self.pairs = _inner_edges(size)
+        self.edges = tuple((index[a], index[b]) for a, b in self.pairs)
+        self.edge_of = [dict() for _ in range(size * size)]
+        for k, (a, b) in enumerate(self.edges):
+            self.edge_of[a][b] = self.edge_of[b][a] = k
+        grid = _grid_neighbours(size)
+        self.neighbours = [tuple(index[v] for v in grid[u]) for u in sorted(index, key=index.get)]
+        by_pair = {pair: k for k, pair in enumerate(self.pairs)}
+        self.squares = []
+        for k, wall in enumerate(self.pairs):
+            (ar, ac), (br, bc) = wall
+            out = []
+            for r0 in (min(ar, br) - 1, min(ar, br)):
+                for c0 in (min(ac, bc) - 1, min(ac, bc)):
+                    if not (0 <= r0 < size - 1 and 0 <= c0 < size - 1):
+                        continue
+                    edges = [((r0, c0), (r0, c0 + 1)), ((r0 + 1, c0), (r0 + 1, c0 + 1)),
+                             ((r0, c0), (r0 + 1, c0)), ((r0, c0 + 1), (r0 + 1, c0 + 1))]
+                    if wall in edges:
+                        out.append(tuple(by_pair[e] for e in edges if e != wall))
+            self.squares.append(tuple(out))
+
+
+@functools.lru_cache(maxsize=64)
+def _maze_tables(size: int) -> _MazeTables:
+    return _MazeTables(size)
+
+
+def create_maze_reference(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Generator,
+                          loop_percent: float = LOOP_PERCENT) -> tuple[tuple[Cell, Cell], ...]:
+    """Alg. 3 as first written (sets of cell pairs): what :func:`create_maze` is tested against."""
     passages = dfs_perfect_maze(size, src, rng)
     parent = _tree_parents(passages, src)
     on_path: set[Cell] = set()

@@ -137,16 +137,14 @@ class BitObserver:
             slot = slot_of.get(tuple(atom))
             if slot is not None:
                 self.base[slot // slots] |= 1 << (slot % slots)
+        self._base_list = self.base.tolist()  # observe()'s starting grid, as ints
         self.table: list = []
-        cells, kinds = [], []
-        for atom in fluents:
+        self._drawing = 0  # the bits of the fluents that draw a kind: observe() reads only those
+        for i, atom in enumerate(fluents):
             slot = slot_of.get(tuple(atom))
-            entry = None if slot is None else (slot // slots, 1 << (slot % slots))
-            self.table.append(entry)
-            cells.append(-1 if entry is None else entry[0])
-            kinds.append(0 if entry is None else entry[1])
-        self._cells = np.array(cells + [-1], np.intp)
-        self._kinds = np.array(kinds + [0], np.float64)
+            self.table.append(None if slot is None else (slot // slots, 1 << (slot % slots)))
+            if slot is not None:
+                self._drawing |= 1 << i
         self._flips: dict[int, np.ndarray] = {}  # before ^ after -> the grid bits it flips (see update)
         self.to_verify = VERIFY_STATES
         self.trusted = True  # False once a grid differed from the spec's: callers use the spec then
@@ -156,18 +154,20 @@ class BitObserver:
         return static_grid(self.spec, state_dict, self.size, self.undrawn)
 
     def observe(self, state: int, static: np.ndarray | None = None) -> np.ndarray:
-        """The grid of ``state``, from scratch (``static``: the episode's :meth:`static_grid`, if any kind is undrawn)."""
-        n = self.size * self.size
-        if not state:
-            grid = self.base.reshape(self.size, self.size).copy()
-        else:
-            raw = np.frombuffer(state.to_bytes((state.bit_length() + 7) // 8, "little"), np.uint8)
-            on = np.flatnonzero(np.unpackbits(raw, bitorder="little"))
-            on = on[on < len(self.table)]
-            cells = self._cells[on]
-            keep = cells >= 0
-            grid = np.bincount(cells[keep], weights=self._kinds[on][keep], minlength=n).astype(self.dtype)
-            grid = (grid | self.base).reshape(self.size, self.size)
+        """The grid of ``state``, from scratch (``static``: the episode's :meth:`static_grid`, if any kind is undrawn).
+
+        Each (cell, kind) has at most one atom, so OR-ing the entries of the state's drawing atoms
+        into ``base`` gives the grid (other bits, and bits past the table, draw nothing).
+        """
+        flat = self._base_list.copy()
+        table = self.table
+        rest = state & self._drawing
+        while rest:
+            low = rest & -rest
+            cell, kind = table[low.bit_length() - 1]
+            flat[cell] |= kind
+            rest ^= low
+        grid = np.array(flat, self.dtype).reshape(self.size, self.size)
         if static is not None:
             grid |= static
         return grid

@@ -69,8 +69,9 @@ def generate(
     """One solvable problem of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters.
 
     ``plan=False`` lets a domain whose layouts are solvable without a search
-    (``DomainSpec.plan_optional``: e.g. a cheaper path check, or every
-    layout solvable by construction) skip planning: its ``Generated.plan`` is then ``None``
+    (``DomainSpec.plan_optional``: e.g. a cheaper path check, every
+    layout solvable by construction, or a search asked only for its verdict) skip
+    planning: its ``Generated.plan`` is then ``None``
     (:func:`solve` gives the same plan later). The problem, and the draws taken
     from ``rng``, are the same either way. Other domains, whose solvability
     *is* the search, always plan.

@@ -12,6 +12,9 @@ from svot.domains.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objec
 from svot.engine import GroundedEngine, bfs_plan
 from svot.engine.grounded import pivot_predicate, shared_grounding
 from svot.engine.search import SearchStepper
+from svot.domains.sokoban.generator import dead_masks
+from svot.problem_gen import generate
+from svot.problem_gen.grounding import shared_grounding as search_grounding
 from svot.pddl import Problem, load_domain
 from svot.pddl.domain import parse_domain
 
@@ -117,3 +120,61 @@ def test_own_bits_are_the_problems_own_atoms_and_are_kept_per_init():
     assert shared.own_bits(lacking)[1] is None
     foreign = Problem(problem.domain, "y", problem.objects, problem.init | {("wall", "c_9_9")}, problem.goal)
     assert shared.own_bits(foreign)[1] is None
+
+
+def test_reachable_gives_bfs_verdict_on_lamps_and_the_generic_path():
+    domain = parse_domain(LAMPS)
+    keys = [("move", d) for d in DIRECTIONS]
+    for lamps in ([(1, 2), (3, 3), (2, 0)], [(0, 0)], []):
+        problem = _lamps_problem(domain, 4, (0, 0), lamps)
+        stepper, bound, got, ref = _plans(domain, problem, keys, adjacency_atoms(4))
+        reach = stepper.reachable(bound.init, bound.goal_pos, bound.goal_neg)
+        assert reach.complete and reach.found == (ref is not None) == got.solved
+    toggles = parse_domain(TOGGLES)
+    cells = [f"c{i}" for i in range(5)]
+    for neg in ((("lit", "c1"),), (("lit", "c0"),)):  # reachable, then a goal that contradicts itself
+        problem = Problem(toggles.name, "p", tuple((c, "cell") for c in cells), frozenset({("lit", "c1")}),
+                          (("lit", "c0"),), neg)
+        stepper, bound, got, _ref = _plans(toggles, problem, [("press", c) for c in cells])
+        reach = stepper.reachable(bound.init, bound.goal_pos, bound.goal_neg)
+        assert reach.complete and reach.found == got.solved
+    assert not reach.found
+
+
+@pytest.mark.parametrize("domain_name,size", [("sokoban", 4), ("sokoban", 5), ("maze", 5), ("frozenlake", 4), ("questmaze", 4)])
+def test_reachable_agrees_with_bfs_on_solvable_and_unsolvable_problems(domain_name, size):
+    """The verdict search and breadth-first search agree, dead masks included, on drawn problems and on
+    the same problems with the goal made unreachable (a goal atom that no state can hold with the others)."""
+    spec = get_spec(domain_name)
+    grounding = search_grounding(domain_name, size)
+    stepper = grounding.stepper
+    rng = np.random.default_rng(11)
+    verdicts = set()
+    for i in range(30):
+        problem = generate(domain_name, size, "ood" if i % 2 else "id", rng).problem
+        bound = grounding.bind(problem)
+        masks = {}
+        if domain_name == "sokoban":
+            masks = dict(zip(("dead_any", "dead_all"), dead_masks(bound, spec.state_dict(problem.init, size))))
+        goals = [(bound.goal_pos, bound.goal_neg)]
+        # unreachable: the goal also asks that the player's start cell be held and not held at once
+        start = bound.init & stepper.pivot_mask
+        goals.append((bound.goal_pos | start, bound.goal_neg | start))
+        # the goal plus a fluent the problem starts without and no search may need (often unreachable)
+        extra = sorted(b for b in (1 << i for i in range(len(grounding.task.fluents))) if b & ~bound.init & ~stepper.static_mask)
+        goals.append((bound.goal_pos | extra[i % len(extra)], bound.goal_neg))
+        for pos, neg in goals:
+            want = stepper.bfs(bound.init, pos, neg, **masks)
+            got = stepper.reachable(bound.init, pos, neg, **masks)
+            assert got.complete and want.complete and got.found == want.solved
+            verdicts.add(got.found)
+    assert verdicts == {True, False}
+
+
+def test_reachable_reports_a_capped_search_as_incomplete():
+    grounding = search_grounding("maze", 7)
+    problem = generate("maze", 7, "id", np.random.default_rng(3)).problem
+    bound = grounding.bind(problem)
+    start = bound.init & grounding.stepper.pivot_mask
+    got = grounding.stepper.reachable(bound.init, bound.goal_pos | start, bound.goal_neg | start, max_states=3)
+    assert not got.found and not got.complete and got.states > 3

@@ -164,3 +164,68 @@ def test_search_gives_up_at_the_cap():
     layout = raw_layout(6, "id", 3)
     result = sokoban.search(SPEC.problem_from_state(layout, "cap"), layout, prune=False, max_states=5)
     assert result.plan is None and not result.complete
+
+
+@pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "ood"), (6, "id"), (6, "ood")])
+def test_state_bound_bounds_every_search_and_the_cap(size, split):
+    """The verdict-only search is used only where no search can meet the cap: check the bound
+    against unpruned searches, and that Table 5's layouts stay under ``MAX_STATES``."""
+    p = sokoban.sampling_params(size, split)
+    for n in range(p["blocks_range"][0], p["blocks_range"][1] + 1):
+        assert sokoban.state_bound(size, p["walls"], n) <= sokoban.MAX_STATES
+    rng = np.random.default_rng(4)
+    for _ in range(15):
+        n = int(rng.integers(p["blocks_range"][0], p["blocks_range"][1] + 1))
+        drawn = sokoban.draw(size, p["walls"], n, rng)
+        layout = sokoban.layout_from_draw(size, p["walls"], n, drawn)
+        problem = get_spec("sokoban").problem_from_state(layout, "bound")
+        states = sokoban.search(problem, layout, prune=False).states
+        assert states <= sokoban.state_bound(size, p["walls"], n)
+
+
+def test_verdict_only_draw_search_agrees_with_the_planning_one():
+    rng = np.random.default_rng(9)
+    seen = set()
+    for size, split in ((4, "ood"), (5, "ood"), (6, "id")):
+        p = sokoban.sampling_params(size, split)
+        for _ in range(40):
+            n = int(rng.integers(p["blocks_range"][0], p["blocks_range"][1] + 1))
+            drawn = sokoban.draw(size, p["walls"], n, rng)
+            planned = sokoban.search_draw(size, p["walls"], n, drawn)
+            verdict = sokoban.search_draw(size, p["walls"], n, drawn, plan=False)
+            assert verdict.solved == planned.solved and verdict.complete
+            assert verdict.plan in (None, [])
+            seen.add(verdict.solved)
+        # with a cap below the bound the verdict search is not used: the planning search answers
+        capped = sokoban.search_draw(size, p["walls"], n, drawn, max_states=5, plan=False)
+        assert capped == sokoban.search_draw(size, p["walls"], n, drawn, max_states=5)
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize("hint", [1, 8, 1024])
+def test_first_batch_hint_changes_no_problem_and_no_draw(hint, monkeypatch):
+    """The sampler screens its first batch at the size the last problem needed; any size keeps the same draws."""
+    want_rng = np.random.default_rng(21)
+    want = [generate_sokoban(want_rng) for _ in range(4)]
+    monkeypatch.setattr(sokoban, "_first_batch", _AlwaysHint(hint))
+    got_rng = np.random.default_rng(21)
+    got = [generate_sokoban(got_rng) for _ in range(4)]
+    assert [g.problem.to_pddl() for g in got] == [g.problem.to_pddl() for g in want]
+    assert [g.params for g in got] == [g.params for g in want]
+    assert got_rng.integers(1 << 62) == want_rng.integers(1 << 62)
+
+
+class _AlwaysHint(dict):
+    def __init__(self, hint):
+        super().__init__()
+        self.hint = hint
+
+    def get(self, key, default=None):
+        return self.hint
+
+    def __setitem__(self, key, value):
+        pass
+
+
+def generate_sokoban(rng):
+    return sokoban.generate(5, "ood" if rng.integers(2) else "id", rng, plan=False)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 
 import numpy as np
 
@@ -44,7 +45,7 @@ from svot.problem_gen.common import (
     nearest_table_size,
     problem_name,
 )
-from svot.problem_gen.draws import first_accepted
+from svot.problem_gen.draws import FIRST_BATCH, LARGEST_BATCH, first_accepted
 from svot.problem_gen.grounding import Bound, cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "sokoban"
@@ -295,12 +296,21 @@ class AtomBits:
 atom_bits = kept_per_size(DOMAIN, AtomBits)
 
 
-def search_draw(size: int, walls: int, blocks: int, drawn: list[int], *, max_states: int = MAX_STATES) -> SearchResult:
+def search_draw(
+    size: int, walls: int, blocks: int, drawn: list[int], *, max_states: int = MAX_STATES, plan: bool = True
+) -> SearchResult:
     """:func:`search` on the layout of a draw (walls, player, blocks, goals as cell indices), without a Problem.
 
     The initial bits, the goal mask and the dead masks are those ``search``
     reads off the bound problem (a test checks them against ``bind`` and
     :func:`dead_masks`), so the result is the same.
+
+    ``plan=False`` asks only for the verdict, from the engine's
+    :meth:`~svot.engine.search.SearchStepper.reachable` (the same successors and
+    dead states, no plan: ``SearchResult.plan`` is then ``[]`` when solvable),
+    where no search of the layout can reach ``max_states`` states
+    (:func:`state_bound`): the verdict is then breadth-first search's. Otherwise
+    it is breadth-first search as with ``plan=True``.
     """
     t = atom_bits(size)
     wall_board = goal_board = 0
@@ -323,12 +333,28 @@ def search_draw(size: int, walls: int, blocks: int, drawn: list[int], *, max_sta
         open_cells = w & free
         if open_cells & ~goal_board:  # Claim 3: filling the window's open cells is dead
             dead_all.append(t.blocks_on(open_cells))
-    return t.grounding.stepper.bfs(
-        init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_all=dead_all
-    )
+    stepper = t.grounding.stepper
+    if not plan and state_bound(size, walls, blocks) <= max_states:
+        reach = stepper.reachable(init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_all=dead_all)
+        return SearchResult([] if reach.found else None, reach.states, reach.complete)
+    return stepper.bfs(init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_all=dead_all)
 
 
-def generate(size: int, split: str, rng: np.random.Generator, *, max_states: int = MAX_STATES) -> Generated:
+def state_bound(size: int, walls: int, blocks: int) -> int:
+    """How many states a search from a layout can meet, at most: in every state the player and the
+    blocks stand on distinct cells that are not walls (a walk enters a cell with no wall and no block;
+    a push moves a block onto such a cell and the player onto the block's), so
+    ``free * C(free - 1, blocks)`` with ``free = N * N - walls`` (a test checks it against searches)."""
+    free = size * size - walls
+    return free * math.comb(max(free - 1, 0), blocks)
+
+
+def generate(
+    size: int, split: str, rng: np.random.Generator, plan: bool = True, *, max_states: int = MAX_STATES
+) -> Generated:
+    """One solvable problem; ``plan=False`` (``SokobanSpec.plan_optional``) keeps the same draws and
+    problem but decides solvability without a plan (:func:`search_draw`): ``Generated.plan`` is then None
+    and :func:`svot.problem_gen.solve` gives ``plan=True``'s plan (the same breadth-first search)."""
     spec = get_spec(DOMAIN)
     params = sampling_params(size, split, rng)  # the block count is drawn once, before any rejection
     w, n = params["walls"], params["blocks"]
@@ -341,19 +367,32 @@ def generate(size: int, split: str, rng: np.random.Generator, *, max_states: int
         else:
             candidates = [j for j in range(len(rows)) if not _quick_reject_draw(size, w, n, rows[j, :k].tolist())]
         for j in candidates:
-            result = search_draw(size, w, n, rows[j, :k].tolist(), max_states=max_states)
+            result = search_draw(size, w, n, rows[j, :k].tolist(), max_states=max_states, plan=plan)
             if result.solved:
                 found.append(result)
                 return j
         return None
 
-    kept = first_accepted(rng, size * size, choose, MAX_ATTEMPTS)
+    key = (size, w, n)
+    kept = first_accepted(rng, size * size, choose, MAX_ATTEMPTS, first=_first_batch.get(key, FIRST_BATCH))
     if kept is None:
         raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
     attempt, row = kept
+    _first_batch[key] = _batch_for(attempt)
     layout = layout_from_draw(size, w, n, row[:k].tolist())
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
-    return finish(spec, size, split, layout, found[-1].plan, {**params, "attempts": attempt}, problem)
+    return finish(spec, size, split, layout, found[-1].plan if plan else None, {**params, "attempts": attempt}, problem)
+
+
+# The first batch of draws screened at once, per (size, walls, blocks): about as many as the last
+# problem needed (3 blocks on 6x6 take hundreds of draws, 1 block on 4x4 a few). Only the time
+# depends on it: first_accepted keeps the same draw whatever the batches (svot.problem_gen.draws).
+_first_batch: dict[tuple[int, int, int], int] = {}
+
+
+def _batch_for(attempts: int) -> int:
+    """The power of two at or above ``attempts``, within ``[FIRST_BATCH, LARGEST_BATCH]``."""
+    return min(max(FIRST_BATCH, 1 << max(attempts - 1, 0).bit_length()), LARGEST_BATCH)
 
 
 def _quick_reject_draw(size: int, walls: int, blocks: int, drawn: list[int]) -> bool:

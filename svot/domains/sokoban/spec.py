@@ -16,6 +16,9 @@ class SokobanSpec(DomainSpec):
     look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
     wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
+    # solvability is a search, but plan=False asks it for a verdict only (the generator's search_draw):
+    # the same problems and draws, the plan left to solve()
+    plan_optional = True
     kinds = ("player", "wall", "block", "goal")
     fields = (
         Field("player", "Player", "cell"),
