@@ -345,9 +345,13 @@ class MapContext:
                 nxt = []
                 for s in front:
                     for a in range(self.n_actions):
+                        if len(seen) >= REACH_CAP:  # capped mid-level: the rest would add nothing
+                            break
                         t, ok = self.step(s, a)
+                        if not ok:
+                            continue
                         k = self.goal_key(t)
-                        if ok and k not in seen and len(seen) < REACH_CAP:
+                        if k not in seen:
                             seen.add(k)
                             nxt.append(t)
                 front = nxt
