@@ -64,6 +64,7 @@ from svot.domains import get_spec
 from svot.errors import ConfigError, DatasetError
 from svot.pddl import Problem, load_domain
 from svot.problem_gen import generate
+from svot.problem_gen.common import layout_json
 from svot.render.image import render_state
 from svot.render.labels import label_grid
 from svot.render.text import describe
@@ -93,7 +94,7 @@ class MapPlan:
 
 
 def layout_key(state: dict) -> str:
-    return json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return layout_json(state)  # json.dumps(state, sort_keys=True, separators=(",", ":")), one kept encoder
 
 
 def _check_domain_size(domain: str, size: int, allow_any_size: bool) -> tuple[str, int]:
@@ -375,7 +376,7 @@ class MapContext:
 
 
 def goal_key(goal: dict) -> str:
-    return json.dumps(goal, sort_keys=True, separators=(",", ":"))
+    return layout_json(goal)  # json.dumps(goal, sort_keys=True, separators=(",", ":")), one kept encoder
 
 
 def reach_of(ctx: MapContext, engine_states: list):

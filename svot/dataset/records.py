@@ -45,6 +45,7 @@ from PIL import Image
 from svot.dataset import prompts
 from svot.domains import get_spec
 from svot.pddl import load_domain
+from svot.problem_gen.common import layout_json
 from svot.dataset.choices import LETTERS, choice_texts
 from svot.render.image import render_state
 
@@ -221,7 +222,8 @@ def png_name(png: bytes) -> str:
 
 
 def _j(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+    """``json.dumps(obj, sort_keys=True, separators=(",", ":"))``, through the kept encoder (no encoder per call)."""
+    return layout_json(obj)
 
 
 @functools.lru_cache(maxsize=64)
