@@ -289,6 +289,7 @@ class MapContext:
         self._dicts: dict = {}
         self._steps: dict = {}
         self._goal_keys: dict = {}
+        self._reads: dict = {}
         self._reach: set | None = None
         # the problem's own atoms suffice for a state dict; true_atoms adds hundreds of shared grid statics
         self._atoms_of = getattr(self.engine, "state_atoms", None) or self.engine.true_atoms
@@ -321,6 +322,15 @@ class MapContext:
         """Terminal (goal or failure) and no action applies: the sequence must stop here."""
         terminal = self.engine.is_goal(s) or self.spec.is_failure(self.state_dict(s))
         return terminal and not self.applicable(s)
+
+    def reading(self, s) -> tuple[str, list[list[str]]]:
+        """The text and label grid of engine state ``s`` (a map's sequences revisit states: read once).
+        The grid is a fresh copy per call, so no two steps share lists."""
+        r = self._reads.get(s)
+        if r is None:
+            d = self.state_dict(s)
+            r = self._reads[s] = (describe(self.spec, d), label_grid(self.spec, d))
+        return r[0], [row[:] for row in r[1]]
 
     def goal_key(self, s) -> str:
         k = self._goal_keys.get(s)  # the reachability search asks for the same states many times
@@ -475,7 +485,7 @@ def build_instance(
             spec.cell_kinds(after),
             i,
         )
-        state_text = describe(spec, after)
+        state_text, labels = ctx.reading(s_next)
         steps.append(
             Step(
                 index=i,
@@ -488,10 +498,10 @@ def build_instance(
                 reasoning=chain.text,
                 reasoning_visual=chain.visual,
                 keywords=chain.keywords,
-                labels=label_grid(spec, after),
+                labels=labels,
             )
         )
-    initial_text = describe(spec, initial)
+    initial_text, initial_labels = ctx.reading(engine_states[0])
     colours = spec.description_colours(initial)
     task = prompts.task_text(spec.name, size, initial_text, [ctx.texts[a] for a in kept], colours)
     return Instance(
@@ -506,7 +516,7 @@ def build_instance(
         problem=problem,
         initial_state=initial,
         initial_text=initial_text,
-        initial_labels=label_grid(spec, initial),
+        initial_labels=initial_labels,
         actions=kept,
         action_texts=[ctx.texts[a] for a in kept],
         drawn_length=len(drawn) if drawn_length is None else int(drawn_length),

@@ -1,4 +1,5 @@
-"""The rows' caches give what a fresh computation gives: PNG bytes per state, PDDL text per problem."""
+"""The export's caches give what a fresh computation gives: PNG bytes per state, PDDL text per problem,
+a state's text and label grid per map."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ import dataclasses
 
 import numpy as np
 
+from svot.dataset.instance import MapContext
 from svot.dataset.records import PngCache, _j, encode_png, problem_pddl
 from svot.domains import get_spec
 from svot.pddl import load_domain
 from svot.problem_gen import generate
 from svot.render.image import render_state
+from svot.render.labels import label_grid
+from svot.render.text import describe
 
 
 def _draws(domain: str, size: int, n: int = 2):
@@ -39,3 +43,15 @@ def test_problem_pddl_is_the_problems_own_text_per_problem():
     assert problem_pddl(p, pddl) != problem_pddl(q, pddl)
     renamed = dataclasses.replace(p, name=p.name + "-b")  # keyed by value: a changed field is a new text
     assert problem_pddl(renamed, pddl) == renamed.to_pddl(domain=load_domain(pddl)) != problem_pddl(p, pddl)
+
+
+def test_map_context_reads_a_state_once_and_hands_out_fresh_grids():
+    g = _draws("gather", 5, n=1)[0]
+    ctx = MapContext("gather", 5, g.problem)
+    spec = get_spec("gather")
+    s = ctx.engine.initial()
+    for t in [s] + [ctx.step(s, a)[0] for a in range(ctx.n_actions)]:
+        text, labels = ctx.reading(t)
+        assert (text, labels) == (describe(spec, ctx.state_dict(t)), label_grid(spec, ctx.state_dict(t)))
+        labels[0][0] = "changed"  # a step's grid is its own: the next reading is untouched
+        assert ctx.reading(t)[1] == label_grid(spec, ctx.state_dict(t))
