@@ -11,12 +11,21 @@ reach if building instances, reasoning chains and rows cost nothing.
 
     python benchmarks/bench_export.py                 # 10 % of --paper, 2 workers
     python benchmarks/bench_export.py --fraction 1    # all of --paper
+    python benchmarks/bench_export.py --breakdown     # then where an export's CPU time goes, by phase
 
 Prints instances/s and images/s of the export beside the ceiling (images/s of
 one process × workers, and the instances/s that implies at the export's images
 per instance), and the ratios, then the target's ratio on one line. Wall-clock numbers depend on what else runs on
 the machine (other processes share its cores); the per-CPU-second line compares
 CPU time with CPU time and is the steadier figure.
+
+``--breakdown`` then builds the same chunks again in this one process, timing
+each phase in CPU seconds: drawing the maps (generation, done by the export's
+main process), building instances (sequences, reasoning chains, choices), the
+rows without their images, the images (render + PNG encode, each distinct
+state once, as the export does) and the Arrow table of each chunk. What the
+export spends beyond their sum goes to writing, merging and hashing files and
+to its worker processes.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import resource
 import sys
 import tempfile
@@ -42,6 +52,7 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", help="output directory (default: a temporary one, removed afterwards)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--breakdown", action="store_true", help="then time the export's phases in one process")
     args = ap.parse_args(argv)
 
     from svot.dataset import SPLITS, export, make_config
@@ -108,7 +119,63 @@ def main(argv=None) -> int:
     )
     est = 12000 / (inst / wall)
     print(f"at this rate the whole --paper export (12,000 instances) takes about {est / 60:.1f} min")
+    if args.breakdown:
+        # in a fresh interpreter: this one's caches (groundings, tables, atlases) are warm from the run above
+        with multiprocessing.get_context("spawn").Pool(1) as pool:
+            spent, images = pool.apply(phase_seconds, (cfg, mps if args.fraction < 1 else None))
+        total = sum(spent.values())
+        print()
+        print(f"where the CPU time goes (the same chunks again, in one fresh process: {images} images; "
+              f"the export above took {cpu:.1f} s CPU):")
+        for name, sec in spent.items():
+            print(f"  {name:30}{sec:8.1f} s{100 * sec / total:6.0f} %")
+        print(f"  {'sum':30}{total:8.1f} s; the export's CPU beyond it (files, worker processes): {cpu - total:.1f} s")
     return 0
+
+
+def phase_seconds(cfg, mps) -> tuple[dict, int]:
+    """CPU seconds per phase of the export ``cfg``, built in this process (see the module docstring)."""
+    import pyarrow as pa
+
+    from svot.dataset.chat import view_records, view_schema
+    from svot.dataset.instance import map_instances, plan_maps, split_lengths, split_letters
+    from svot.dataset.records import PngCache
+
+    class TimedPngs(PngCache):
+        seconds = 0.0
+
+        def get(self, domain, state, key=None):
+            t = time.process_time()
+            out = super().get(domain, state, key)
+            TimedPngs.seconds += time.process_time() - t
+            return out
+
+    spent = dict.fromkeys(("maps (generation)", "instances", "rows without images", "images (render + PNG)",
+                           "Arrow tables"), 0.0)
+    images = 0
+    for d, n in cfg.targets:
+        t = time.process_time()
+        plans = plan_maps(d, n, cfg.seed, mps, allow_any_size=cfg.allow_any_size)
+        spent["maps (generation)"] += time.process_time() - t
+        for split in cfg.splits:
+            maps = plans[split]
+            schedule = list(zip(split_letters(cfg.seed, d, n, split, len(maps)), split_lengths(cfg.seed, maps)))
+            for lo in range(0, len(maps), cfg.chunk_maps):  # one PNG cache per chunk, as the export's workers
+                pngs, rows = TimedPngs(cfg.image_size), []
+                for plan, (letters, lengths) in zip(maps[lo:lo + cfg.chunk_maps], schedule[lo:lo + cfg.chunk_maps]):
+                    t = time.process_time()
+                    insts = map_instances(plan, cfg.seed, letters, lengths)
+                    spent["instances"] += time.process_time() - t
+                    t, p0 = time.process_time(), TimedPngs.seconds
+                    for inst in insts:
+                        rows += view_records(inst, pngs, cfg.view)
+                    spent["rows without images"] += time.process_time() - t - (TimedPngs.seconds - p0)
+                t = time.process_time()
+                pa.Table.from_pylist(rows, schema=view_schema(cfg.view))
+                spent["Arrow tables"] += time.process_time() - t
+                images += pngs.encoded
+    spent["images (render + PNG)"] = TimedPngs.seconds
+    return spent, images
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,18 @@ def test_bench_peers_prints_both_domains_and_the_ratios_line():
     rows = [line.split() for line in lines if line.startswith(("Sokoban-6x6-v0", "Maze-7x7-v0"))]
     assert [r[0] for r in rows] == ["Sokoban-6x6-v0", "Maze-7x7-v0"] and all(len(r) == 9 for r in rows)
     assert next(line for line in lines if line.startswith("ratios, lowest of this run:"))
+
+
+@pytest.mark.slow  # ~30 s: a 1 % export of every Table 5 pair, the ceiling, then the phases again
+def test_bench_export_prints_the_targets_line_and_the_phases():
+    out = subprocess.run(
+        [sys.executable, "benchmarks/bench_export.py", "--fraction", "0.01", "--breakdown"],
+        cwd=ROOT, capture_output=True, text=True, timeout=900,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])},  # this tree's svot
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    summary = next(line for line in lines if line.startswith("targets, this run: export/PNG ceiling"))
+    assert "wall clock" in summary and "per CPU second" in summary
+    phases = [line.split()[0] for line in lines[lines.index(next(x for x in lines if x.startswith("where the CPU"))) + 1:]]
+    assert phases == ["maps", "instances", "rows", "images", "Arrow", "sum"]

@@ -373,6 +373,9 @@ def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quie
     if engine == "ray" and pending:
         pool = RayPool(address=address, num_cpus=workers if workers > 1 else None)
     elif workers > 1 and pending:
+        # pyarrow imports pandas (when installed, ~0.3 s) at its first list conversion: pay it here, once,
+        # rather than in every forked worker
+        pa.array([0])
         pool = process_pool(workers)
     by_key = {(j.domain, j.size, j.split): j for j in jobs}
     # the last split whose maps each (domain, size) still needs (maps are drawn in split order)

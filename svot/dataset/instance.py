@@ -64,6 +64,7 @@ from svot.domains import get_spec
 from svot.errors import ConfigError, DatasetError
 from svot.pddl import Problem, load_domain
 from svot.problem_gen import generate
+from svot.problem_gen.common import layout_json
 from svot.render.image import render_state
 from svot.render.labels import label_grid
 from svot.render.text import describe
@@ -93,7 +94,7 @@ class MapPlan:
 
 
 def layout_key(state: dict) -> str:
-    return json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return layout_json(state)  # json.dumps(state, sort_keys=True, separators=(",", ":")), one kept encoder
 
 
 def _check_domain_size(domain: str, size: int, allow_any_size: bool) -> tuple[str, int]:
@@ -288,6 +289,7 @@ class MapContext:
         self._dicts: dict = {}
         self._steps: dict = {}
         self._goal_keys: dict = {}
+        self._reads: dict = {}
         self._reach: set | None = None
         # the problem's own atoms suffice for a state dict; true_atoms adds hundreds of shared grid statics
         self._atoms_of = getattr(self.engine, "state_atoms", None) or self.engine.true_atoms
@@ -321,6 +323,15 @@ class MapContext:
         terminal = self.engine.is_goal(s) or self.spec.is_failure(self.state_dict(s))
         return terminal and not self.applicable(s)
 
+    def reading(self, s) -> tuple[str, list[list[str]]]:
+        """The text and label grid of engine state ``s`` (a map's sequences revisit states: read once).
+        The grid is a fresh copy per call, so no two steps share lists."""
+        r = self._reads.get(s)
+        if r is None:
+            d = self.state_dict(s)
+            r = self._reads[s] = (describe(self.spec, d), label_grid(self.spec, d))
+        return r[0], [row[:] for row in r[1]]
+
     def goal_key(self, s) -> str:
         k = self._goal_keys.get(s)  # the reachability search asks for the same states many times
         if k is None:
@@ -345,9 +356,13 @@ class MapContext:
                 nxt = []
                 for s in front:
                     for a in range(self.n_actions):
+                        if len(seen) >= REACH_CAP:  # capped mid-level: the rest would add nothing
+                            break
                         t, ok = self.step(s, a)
+                        if not ok:
+                            continue
                         k = self.goal_key(t)
-                        if ok and k not in seen and len(seen) < REACH_CAP:
+                        if k not in seen:
                             seen.add(k)
                             nxt.append(t)
                 front = nxt
@@ -371,7 +386,7 @@ class MapContext:
 
 
 def goal_key(goal: dict) -> str:
-    return json.dumps(goal, sort_keys=True, separators=(",", ":"))
+    return layout_json(goal)  # json.dumps(goal, sort_keys=True, separators=(",", ":")), one kept encoder
 
 
 def reach_of(ctx: MapContext, engine_states: list):
@@ -470,7 +485,7 @@ def build_instance(
             spec.cell_kinds(after),
             i,
         )
-        state_text = describe(spec, after)
+        state_text, labels = ctx.reading(s_next)
         steps.append(
             Step(
                 index=i,
@@ -483,10 +498,10 @@ def build_instance(
                 reasoning=chain.text,
                 reasoning_visual=chain.visual,
                 keywords=chain.keywords,
-                labels=label_grid(spec, after),
+                labels=labels,
             )
         )
-    initial_text = describe(spec, initial)
+    initial_text, initial_labels = ctx.reading(engine_states[0])
     colours = spec.description_colours(initial)
     task = prompts.task_text(spec.name, size, initial_text, [ctx.texts[a] for a in kept], colours)
     return Instance(
@@ -501,7 +516,7 @@ def build_instance(
         problem=problem,
         initial_state=initial,
         initial_text=initial_text,
-        initial_labels=label_grid(spec, initial),
+        initial_labels=initial_labels,
         actions=kept,
         action_texts=[ctx.texts[a] for a in kept],
         drawn_length=len(drawn) if drawn_length is None else int(drawn_length),

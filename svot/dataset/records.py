@@ -33,6 +33,7 @@ order of its ``<image>`` placeholders.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -44,6 +45,7 @@ from PIL import Image
 from svot.dataset import prompts
 from svot.domains import get_spec
 from svot.pddl import load_domain
+from svot.problem_gen.common import layout_json
 from svot.dataset.choices import LETTERS, choice_texts
 from svot.render.image import render_state
 
@@ -195,8 +197,10 @@ class PngCache:
         self._cache: dict[str, bytes] = {}
         self.encoded = 0
 
-    def get(self, domain: str, state: dict) -> bytes:
-        key = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    def get(self, domain: str, state: dict, key: str | None = None) -> bytes:
+        """``key``: the state's ``_j`` text when the caller has it already (the rows store it)."""
+        if key is None:
+            key = _j(state)
         out = self._cache.get(key)
         if out is None:
             out = encode_png(render_state(get_spec(domain), state, self.image_size))
@@ -218,22 +222,31 @@ def png_name(png: bytes) -> str:
 
 
 def _j(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+    """``json.dumps(obj, sort_keys=True, separators=(",", ":"))``, through the kept encoder (no encoder per call)."""
+    return layout_json(obj)
+
+
+@functools.lru_cache(maxsize=64)
+def problem_pddl(problem, pddl: str) -> str:
+    """Standard PDDL text of ``problem`` (a map's instances share one problem: written once, not per instance)."""
+    return problem.to_pddl(domain=load_domain(pddl))
 
 
 def instance_record(inst, pngs: PngCache) -> dict:
     d = inst.domain
     free_q = prompts.free_question(d)
     choice_q = prompts.choice_question(d, inst.choices)
+    initial = _j(inst.initial_state)
+    states = [_j(s.state) for s in inst.steps]
     steps = []
-    for s in inst.steps:
+    for s, state in zip(inst.steps, states):
         steps.append(
             {
                 "step": s.index,
                 "action": s.action,
                 "action_text": s.action_text,
                 "applicable": s.applicable,
-                "state": _j(s.state),
+                "state": state,
                 "state_text": s.state_text,
                 "z_text": s.z_text,
                 "reasoning": s.reasoning,
@@ -253,18 +266,18 @@ def instance_record(inst, pngs: PngCache) -> dict:
         "sequence_kind": inst.sequence_kind,
         "problem_name": inst.problem.name,
         # standard PDDL: planners ground it with the domain file as shipped (action atoms in :init)
-        "problem_pddl": inst.problem.to_pddl(domain=load_domain(get_spec(d).pddl)),
-        "initial_state": _j(inst.initial_state),
+        "problem_pddl": problem_pddl(inst.problem, get_spec(d).pddl),
+        "initial_state": initial,
         "initial_state_text": inst.initial_text,
-        "image": image_value(pngs.get(d, inst.initial_state)),
+        "image": image_value(pngs.get(d, inst.initial_state, initial)),
         "initial_labels": inst.initial_labels,
         "actions": list(inst.actions),
         "action_texts": list(inst.action_texts),
         "n_steps": inst.n_steps,
         "ended_early": inst.ended_early,
         "steps": steps,
-        "step_images": [image_value(pngs.get(d, s.state)) for s in inst.steps],
-        "final_state": _j(inst.final_state),
+        "step_images": [image_value(pngs.get(d, s.state, k)) for s, k in zip(inst.steps, states)],
+        "final_state": states[-1] if states else initial,
         "goal": _j(inst.goal),
         "answer": inst.answer,
         "choices": choice_texts(d, inst.choices),
@@ -303,7 +316,8 @@ def prediction_records(inst, pngs: PngCache) -> list[dict]:
     zs: list[str] = []
     images = [v0]
     for s in inst.steps:
-        vi = image_value(pngs.get(d, s.state))
+        state = _j(s.state)
+        vi = image_value(pngs.get(d, s.state, state))
         out.append(
             {
                 **base,
@@ -316,7 +330,7 @@ def prediction_records(inst, pngs: PngCache) -> list[dict]:
                 "target": f"{s.reasoning}\n{s.z_text}",
                 "reasoning": s.reasoning,
                 "keywords": s.keywords,
-                "state": _j(s.state),
+                "state": state,
             }
         )
         out.append(
@@ -331,7 +345,7 @@ def prediction_records(inst, pngs: PngCache) -> list[dict]:
                 "target": s.reasoning_visual,
                 "target_image": vi,
                 "reasoning": s.reasoning_visual,
-                "state": _j(s.state),
+                "state": state,
             }
         )
         zs.append(s.z_text)

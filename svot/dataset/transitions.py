@@ -137,6 +137,26 @@ def diagnose(domain: Domain, atoms, key: tuple) -> Diagnosis | None:
     static = domain.static_predicates
     best: tuple | None = None
     best_diag: Diagnosis | None = None
+    at: dict = {}  # (pred, position) -> {object: facts with it there, in by's order}
+
+    def candidates(pred: str, args: tuple, binding: dict):
+        """The facts of ``pred`` that can match: those holding the first fixed argument in place (all that
+        match_atom would not reject there, in the same order)."""
+        facts = by.get(pred, ())
+        for j, v in enumerate(args):
+            obj = binding.get(v) if v.startswith("?") else v
+            if obj is None:
+                continue
+            index = at.get((pred, j))
+            if index is None:
+                if any(len(f) <= j for f in facts):  # match_atom's zip would not look at position j
+                    return facts
+                index = at[(pred, j)] = {}
+                for f in facts:
+                    index.setdefault(f[j], []).append(f)
+            return index.get(obj, ())
+        return facts
+
     for op in domain.operators:
         literal = _bind_literal(op, key)
         if literal is None:
@@ -144,7 +164,7 @@ def diagnose(domain: Domain, atoms, key: tuple) -> Diagnosis | None:
         results: list = []
 
         def matches(pred: str, args: tuple, binding: dict) -> list[dict]:
-            found = (match_atom(args, fact, binding) for fact in by.get(pred, ()))
+            found = (match_atom(args, fact, binding) for fact in candidates(pred, args, binding))
             return [b for b in found if b is not None]
 
         def rec(binding: dict, anchored: set, todo: list, checks: list, nfluent: int) -> None:

@@ -1,0 +1,57 @@
+"""The export's caches give what a fresh computation gives: PNG bytes per state, PDDL text per problem,
+a state's text and label grid per map."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import numpy as np
+
+from svot.dataset.instance import MapContext
+from svot.dataset.records import PngCache, _j, encode_png, problem_pddl
+from svot.domains import get_spec
+from svot.pddl import load_domain
+from svot.problem_gen import generate
+from svot.render.image import render_state
+from svot.render.labels import label_grid
+from svot.render.text import describe
+
+
+def _draws(domain: str, size: int, n: int = 2):
+    rng = np.random.default_rng(3)
+    return [generate(domain, size, "id", rng) for _ in range(n)]
+
+
+def test_png_cache_bytes_are_a_fresh_encode_whether_or_not_the_key_is_given():
+    a, b = (g.state for g in _draws("sokoban", 4))
+    spec = get_spec("sokoban")
+    pngs = PngCache(64)
+    first = pngs.get("sokoban", a, _j(a))
+    assert first == encode_png(render_state(spec, a, 64))
+    assert pngs.get("sokoban", copy.deepcopy(a)) == first  # an equal state, no key: the cached bytes
+    assert pngs.encoded == 1
+    assert pngs.get("sokoban", b) == encode_png(render_state(spec, b, 64)) != first
+    assert pngs.encoded == 2
+
+
+def test_problem_pddl_is_the_problems_own_text_per_problem():
+    p, q = (g.problem for g in _draws("maze", 5))
+    pddl = get_spec("maze").pddl
+    for problem in (p, q, p):
+        assert problem_pddl(problem, pddl) == problem.to_pddl(domain=load_domain(pddl))
+    assert problem_pddl(p, pddl) != problem_pddl(q, pddl)
+    renamed = dataclasses.replace(p, name=p.name + "-b")  # keyed by value: a changed field is a new text
+    assert problem_pddl(renamed, pddl) == renamed.to_pddl(domain=load_domain(pddl)) != problem_pddl(p, pddl)
+
+
+def test_map_context_reads_a_state_once_and_hands_out_fresh_grids():
+    g = _draws("gather", 5, n=1)[0]
+    ctx = MapContext("gather", 5, g.problem)
+    spec = get_spec("gather")
+    s = ctx.engine.initial()
+    for t in [s] + [ctx.step(s, a)[0] for a in range(ctx.n_actions)]:
+        text, labels = ctx.reading(t)
+        assert (text, labels) == (describe(spec, ctx.state_dict(t)), label_grid(spec, ctx.state_dict(t)))
+        labels[0][0] = "changed"  # a step's grid is its own: the next reading is untouched
+        assert ctx.reading(t)[1] == label_grid(spec, ctx.state_dict(t))
