@@ -24,6 +24,8 @@ from svot.pddl.domain import Domain
 from svot.pddl.problem import Atom, Problem, atom_str
 
 _MAX_TABLE_CELLS = 4_000_000  # table rows × codes × width, a cap on the candidate table
+_MAX_PICK_CELLS = 2_000_000  # table rows × codes × 256, a cap on the pick table
+_PICK_WORD = 8  # a cell's literal columns read as one uint64 (the bytes of 8 columns)
 _MAX_CODE_BITS = 16
 _MAX_GROUP_PREDICATES = 2
 
@@ -63,7 +65,8 @@ class VectorTables:
     ``group_shift``, ``code_bits``, ``n_codes``. Per action (``DUMMY`` last):
     ``keep``/``set`` (code update), ``lit_col``, ``write_col``/``write_val``.
     Candidates: ``table``, ``internal_table``, ``internal_possible``,
-    ``table_width``, ``internal_width``. Chains: ``invariants``, ``chains``.
+    ``table_width``, ``internal_width``; ``pick_cols``/``pick`` (or None, see
+    :func:`_pick_tables`). Chains: ``invariants``, ``chains``.
     """
 
 
@@ -91,6 +94,7 @@ def compile_vector(
     _pivot_fields(t)
     placement, forbid = _action_arrays(t, cols)
     agent_cells = _candidate_tables(t, domain, placement, forbid)
+    _pick_tables(t, agent_cells)
     # at-most-one invariants of the reference problems (encode checks them); the compiled chains rest on them
     inits = [[a for a in p.init if a[0] not in t.fold] for p in reference]
     t.invariants = at_most_one_groups(domain, inits) if inits else []
@@ -325,3 +329,36 @@ def _candidate_tables(t: VectorTables, domain: Domain, placement, forbid) -> dic
     t.table_width, t.internal_width = Wa, Wi
     t._settle_limit = A + 1
     return agent_cells
+
+
+def _pick_tables(t: VectorTables, agent_cells: dict[tuple[int, int], list[int]]) -> None:
+    """Per agent table cell, the union of its candidates' literal columns and a pick table over their values.
+
+    A step then reads one 8-byte word per env (the cell's columns, TRUE-padded),
+    packs it into a byte and looks up the first candidate whose literals are all
+    among the 1s: the same choice as testing every candidate's literals and
+    taking the first that holds (``VectorEngine._apply``), in one read instead of
+    ``width`` of them. None (``pick``) when cells hold one candidate each (then
+    reading its literals directly is cheaper), a cell's candidates test more than 8
+    columns, or the table would exceed :data:`_MAX_PICK_CELLS`.
+    """
+    t.pick_cols = t.pick = None
+    n_cells = t.table.shape[1]
+    if t.table_width < 2 or n_cells * 256 > _MAX_PICK_CELLS:
+        return
+    TRUE, A = t.TRUE, t.DUMMY
+    cols = np.full((n_cells, _PICK_WORD), TRUE, np.int64)
+    pick = np.full((n_cells, 256), A, np.int64)
+    patterns = np.arange(256)
+    for (row, code), ids in agent_cells.items():
+        union = sorted({int(c) for i in ids for c in t.lit_col[i] if c != TRUE})
+        if len(union) > _PICK_WORD:
+            return
+        cell = row * t.n_codes + code
+        cols[cell, : len(union)] = union
+        slot = {c: 1 << j for j, c in enumerate(union)}
+        chosen = pick[cell]
+        for i in sorted(ids, reverse=True):  # the first in trial order wins: write it last
+            need = sum(slot[int(c)] for c in t.lit_col[i] if c != TRUE)
+            chosen[(patterns & need) == need] = i
+    t.pick_cols, t.pick = cols, pick.reshape(-1)

@@ -162,3 +162,29 @@ def test_actions_on_passages_no_reference_holds_are_left_out():
     with pytest.raises(ProblemError, match="no problem this vector engine was compiled for held"):
         small.encode([other])
     small.encode(one)  # its own reference is fine
+
+
+@pytest.mark.parametrize("domain,size", [("questmaze", 4), ("sokoban", 5), ("pacman", 5), ("questmaze5", 5)])
+def test_pick_table_chooses_the_first_applicable_candidate(domain, size):
+    """The pick table (one word of a cell's literal columns, then a lookup) chooses what testing each
+    candidate's literals in trial order chooses, on rows of random bits (any state, reachable or not)."""
+    eng = _engine(domain, size, _problems(domain, size, "id", 8))
+    assert eng.pick is not None and eng.table_width > 1
+    n = 512
+    rng = np.random.default_rng(11)
+    st = eng.new_state(n)
+    M = eng.n_atoms
+    st.rows[:, :M] = rng.random((n, M)) < rng.random((n, 1))  # a density per row: sparse to dense
+    st.rows[:, eng.COMP : eng.COMP + M] = 1 - st.rows[:, :M]
+    flat = st.rows.reshape(-1)
+    tried = 0
+    for row in range(len(eng.agent_keys) + 1):  # the EMPTY row too
+        codes = rng.integers(eng.n_codes, size=n)
+        tix = row * eng.n_codes + codes
+        by_pick = eng._pick(flat, st.base, tix)
+        cand = eng.table.take(tix, 1)
+        lits = eng.lit_col.take(cand, 0) + st.base[None, :, None]
+        by_test = np.where(eng._all_ones(flat.take(lits)), cand, eng.DUMMY).min(0)
+        assert np.array_equal(by_pick, by_test), (domain, row)
+        tried += int((by_test != eng.DUMMY).sum())
+    assert tried > 0  # some candidates held: the comparison is not all dummies
