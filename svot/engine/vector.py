@@ -289,7 +289,8 @@ class VectorEngine:
         state.code[rows] = batch.codes[which]
         base = state.base[rows][:, None]
         state.goal_flat[rows, :gw] = batch.goal_cols[which] + base
-        state.goal_flat[rows, gw:] = base + self.TRUE
+        if gw < state.goal_flat.shape[1]:  # pad a narrower batch's goals with TRUE
+            state.goal_flat[rows, gw:] = base + self.TRUE
         state.goal_static[rows] = batch.goal_static[which]
         state.problem[rows] = which
 
