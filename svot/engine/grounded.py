@@ -53,6 +53,11 @@ def _select(node, state: int):
     while type(node) is _Split:
         x = state & node.pmask
         table = node.table
+        if not node.loose:  # one pivot atom true (the usual case: the player's cell) is a key of the table
+            sub = table.get(x)
+            if sub is not None:
+                node = sub
+                continue
         while x:
             low = x & -x
             x ^= low

@@ -39,7 +39,10 @@ negative ones) from the flattened state, take the first candidate whose columns
 are all 1, and write its delete and add columns (complements included) by flat
 index (padding writes 0 to FALSE and 1 to TRUE, so a row stays canonical), and
 "nothing applies" is the dummy action,
-which never holds and changes nothing. Then the domain's *internal* literals
+which never holds and changes nothing. Where a cell holds several candidates
+(one operator per thing the next cell may hold), their literal columns
+together fit one 8-byte word: the step reads that word, packs it into a byte and
+looks the first applicable candidate up (:func:`~svot.engine.vector_compile._pick_tables`). Then the domain's *internal* literals
 (``DomainSpec.internal``, e.g. an ``advance`` chain) are applied, for the envs that moved only, until none
 applies, so a macro move completes within one agent step as in
 :meth:`GroundedEngine.settle <svot.engine.grounded.GroundedEngine.settle>`.
@@ -286,7 +289,8 @@ class VectorEngine:
         state.code[rows] = batch.codes[which]
         base = state.base[rows][:, None]
         state.goal_flat[rows, :gw] = batch.goal_cols[which] + base
-        state.goal_flat[rows, gw:] = base + self.TRUE
+        if gw < state.goal_flat.shape[1]:  # pad a narrower batch's goals with TRUE
+            state.goal_flat[rows, gw:] = base + self.TRUE
         state.goal_static[rows] = batch.goal_static[which]
         state.problem[rows] = which
 
@@ -305,10 +309,30 @@ class VectorEngine:
             lits = self.lit_col.take(cand, 0)  # (W, n, Lp)
             lits += base[None, :, None]
             chosen = np.where(self._all_ones(flat.take(lits)), cand, self.DUMMY).min(0)
+        return chosen, self._write(flat, base, code, chosen)
+
+    def _write(self, flat: np.ndarray, base: np.ndarray, code: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+        """Write each env's chosen action's effect (the dummy writes nothing); returns the new codes."""
         w = self.write_col.take(chosen, 0)
         w += base[:, None]
-        flat.put(w, self.write_val)
-        return chosen, (code & self.keep.take(chosen)) | self.set.take(chosen)
+        flat[w] = self._ones_like_pattern(self.write_val, len(w))  # much faster than flat.put(w, write_val)
+        return (code & self.keep.take(chosen)) | self.set.take(chosen)
+
+    def _pick(self, flat: np.ndarray, base: np.ndarray, tix: np.ndarray) -> np.ndarray:
+        """Per env the first applicable candidate of table cell ``tix`` (``DUMMY`` if none), by the pick table.
+
+        The cell's literal columns are one word of the state (``pick_cols``); packed
+        into a byte (bit j: column j is 1), they index the cell's row of ``pick``
+        (:func:`svot.engine.vector_compile._pick_tables`).
+        """
+        cols = self.pick_cols.take(tix, 0)
+        cols += base[:, None]
+        bits = flat.take(cols).view(np.uint64).reshape(-1)
+        bits *= _PACK_BYTES
+        bits >>= np.uint64(56)
+        at = tix << 8
+        at += bits.view(np.int64)
+        return self.pick.take(at)
 
     def _all_ones(self, vals: np.ndarray) -> np.ndarray:
         """Along the last axis (padded to 1, 2, 4 or a multiple of 8 bytes): are all bytes 1?"""
@@ -328,7 +352,11 @@ class VectorEngine:
         tix += state.code
         if self.chains is not None:
             return self._step_chains(state, flat, tix)
-        chosen, state.code = self._apply(flat, state.base, state.code, self.table.take(tix, 1))
+        if self.pick is not None:
+            chosen = self._pick(flat, state.base, tix)
+            state.code = self._write(flat, state.base, state.code, chosen)
+        else:
+            chosen, state.code = self._apply(flat, state.base, state.code, self.table.take(tix, 1))
         applied = chosen != self.DUMMY
         if self.internal_keys:
             self.settle(state, np.flatnonzero(applied & self.internal_possible.take(state.code)))
@@ -354,14 +382,15 @@ class VectorEngine:
         total = int(ends[-1]) if n else 0
         outcome = count  # no read steps anywhere: every outcome is 0
         if total:
-            env = np.repeat(self._arange(n), count)
+            # rows ends[e]-count[e] .. ends[e]-1 are env e's steps; row r's (macro, step) is r + m*S - starts[e]
             starts = ends - count
-            step = self._arange(total) - starts.take(env)
-            ms = m.take(env)
-            ms *= S
-            ms += step
+            ms = m * S
+            ms -= starts
+            ms = np.repeat(ms, count)
+            rows = self._arange(total)
+            ms += rows
             idx = ch.lits.take(ms, 0)
-            env_base = base.take(env)
+            env_base = np.repeat(base, count)
             idx += env_base[:, None]
             vals = flat.take(idx)
             if ch.lit_width > 1:
@@ -372,14 +401,17 @@ class VectorEngine:
             # per env the first step where no alternative holds, else all its steps (count): a minimum over
             # the few failing rows only (ufunc.at is unbuffered, so repeated envs reduce correctly)
             fail = np.flatnonzero(words == 0)
-            outcome = count.copy()
+            outcome = count
             if fail.size:
-                np.minimum.at(outcome, env.take(fail), step.take(fail))
+                outcome = count.copy()
+                env = np.searchsorted(ends, fail, side="right")  # the env of each failing row
+                np.minimum.at(outcome, env, fail - starts.take(env))
             alt = _FIRST_BIT.take(words)
             ms *= W + 1
             ms += alt
-            sel = step < outcome.take(env)
-            sel &= ch.writes.take(ms)
+            sel = ch.writes.take(ms)
+            if fail.size:  # only the steps before an env's failing one complete
+                sel &= rows < np.repeat(starts + outcome, count)
             sel = np.flatnonzero(sel)
             if sel.size:
                 w = ch.cond.take(ms.take(sel), 0)

@@ -12,6 +12,7 @@ for domains with internal actions, the compiled chains
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -24,6 +25,8 @@ from svot.pddl.domain import Domain
 from svot.pddl.problem import Atom, Problem, atom_str
 
 _MAX_TABLE_CELLS = 4_000_000  # table rows × codes × width, a cap on the candidate table
+_MAX_PICK_CELLS = 2_000_000  # table rows × codes × 256, a cap on the pick table
+_PICK_WORD = 8  # a cell's literal columns read as one uint64 (the bytes of 8 columns)
 _MAX_CODE_BITS = 16
 _MAX_GROUP_PREDICATES = 2
 
@@ -63,7 +66,8 @@ class VectorTables:
     ``group_shift``, ``code_bits``, ``n_codes``. Per action (``DUMMY`` last):
     ``keep``/``set`` (code update), ``lit_col``, ``write_col``/``write_val``.
     Candidates: ``table``, ``internal_table``, ``internal_possible``,
-    ``table_width``, ``internal_width``. Chains: ``invariants``, ``chains``.
+    ``table_width``, ``internal_width``; ``pick_cols``/``pick`` (or None, see
+    :func:`_pick_tables`). Chains: ``invariants``, ``chains``.
     """
 
 
@@ -80,7 +84,7 @@ def compile_vector(
     t.fold = frozenset(a[0] for a in shared)
     template = Problem(domain=domain.name, name="vector-template", objects=objects, init=shared, goal=())
     t.task = GroundTask(domain, template, fold=t.fold)
-    t.unseen_statics = _drop_unseen_static_actions(t, domain, reference)
+    t.unseen_statics = _drop_unseen_static_actions(t, domain, reference, layout)
     t._by_type = {}
     for name, type_name in objects:
         t._by_type.setdefault(type_name, []).append(name)
@@ -91,6 +95,7 @@ def compile_vector(
     _pivot_fields(t)
     placement, forbid = _action_arrays(t, cols)
     agent_cells = _candidate_tables(t, domain, placement, forbid)
+    _pick_tables(t, agent_cells)
     # at-most-one invariants of the reference problems (encode checks them); the compiled chains rest on them
     inits = [[a for a in p.init if a[0] not in t.fold] for p in reference]
     t.invariants = at_most_one_groups(domain, inits) if inits else []
@@ -109,7 +114,7 @@ def ground_args(by_type: dict, domain: Domain, pred: str):
     return itertools.product(*(by_type.get(ty, []) for ty in domain.predicates[pred]))
 
 
-def _drop_unseen_static_actions(t: VectorTables, domain: Domain, reference: Sequence[Problem]) -> frozenset:
+def _drop_unseen_static_actions(t: VectorTables, domain: Domain, reference: Sequence[Problem], layout) -> frozenset:
     """Leave out the ground actions that need a per-problem static atom no reference problem holds.
 
     A static predicate that is not folded (a walled maze's ``(open ?from ?dir ?to)`` passages)
@@ -120,18 +125,27 @@ def _drop_unseen_static_actions(t: VectorTables, domain: Domain, reference: Sequ
     holds one (the vector env then compiles again with it among the references).
     """
     per_problem = domain.static_predicates - t.fold
+    t._never_held = None  # (predicates, atoms held): per-problem static atoms outside it get no column
     if not reference or not per_problem:
         return frozenset()
     seen = {a for p in reference for a in p.init if a[0] in per_problem}
+    placed = frozenset(tuple(a) for a in layout or () if a is not None)
+    t._never_held = (per_problem, seen, placed)
     fluents = t.task.fluents
-    unseen = 0
+    unseen = no_column = 0
     for i, a in enumerate(fluents):
         if a[0] in per_problem and a not in seen:
             unseen |= 1 << i
+            if a not in placed:
+                no_column |= 1 << i
     kept, used = [], 0
     for ga in t.task.actions:
         if ga.pos & unseen:
             used |= ga.pos & unseen
+        elif ga.neg & no_column:
+            # a negative literal on an atom without a column (see _columns) always holds: encode refuses
+            # a problem that holds the atom (it has no column), so every problem the engine plays lacks it
+            kept.append(replace(ga, neg=ga.neg & ~no_column))
         else:
             kept.append(ga)
     t.task.actions = kept
@@ -147,6 +161,14 @@ def _columns(t: VectorTables, domain: Domain, layout) -> None:
         enumerated.extend((pred,) + args for args in ground_args(t._by_type, domain, pred))
     seen = set(enumerated)
     enumerated.extend(sorted(a for a in t.task.fluents if a not in seen))  # outside the typed enumeration
+    # per-problem static atoms no reference problem holds (a maze's passages between cells that are not
+    # neighbours): always 0 in every problem encode accepts and read by no kept action, so no column
+    # (unless the layout places them); rows get narrower, and every copy and gather with them
+    t._dropped = frozenset()
+    if t._never_held is not None:
+        preds, held, placed = t._never_held
+        t._dropped = frozenset(a for a in enumerated if a[0] in preds and a not in held and a not in placed)
+        enumerated = [a for a in enumerated if a not in t._dropped]
     columns: list[Atom | None] = []
     if layout is not None:
         columns = [None if a is None else tuple(a) for a in layout]
@@ -176,9 +198,10 @@ def _order_actions(t: VectorTables, internal: tuple[str, ...]):
     t._rank = {k: j for j, k in enumerate(t.internal_keys)}
     order = sorted(range(len(task.actions)), key=lambda i: (t._rank.get(task.actions[i].key, -1), i))
     t.actions = [task.actions[i] for i in order]
-    bit_col = [t.col[a] for a in task.fluents]
+    # an atom without a column (see _columns) is always 0, as the FALSE column is; no kept action names it
+    bit_col = [t.FALSE if a in t._dropped else t.col[a] for a in task.fluents]
     t._bit_col = bit_col
-    t._col_bit = {c: b for b, c in enumerate(bit_col)}
+    t._col_bit = {c: b for b, c in enumerate(bit_col) if c != t.FALSE}
     return tuple([[bit_col[b] for b in _bits(getattr(ga, f))] for ga in t.actions] for f in ("pos", "neg", "add", "delete"))
 
 
@@ -325,3 +348,36 @@ def _candidate_tables(t: VectorTables, domain: Domain, placement, forbid) -> dic
     t.table_width, t.internal_width = Wa, Wi
     t._settle_limit = A + 1
     return agent_cells
+
+
+def _pick_tables(t: VectorTables, agent_cells: dict[tuple[int, int], list[int]]) -> None:
+    """Per agent table cell, the union of its candidates' literal columns and a pick table over their values.
+
+    A step then reads one 8-byte word per env (the cell's columns, TRUE-padded),
+    packs it into a byte and looks up the first candidate whose literals are all
+    among the 1s: the same choice as testing every candidate's literals and
+    taking the first that holds (``VectorEngine._apply``), in one read instead of
+    ``width`` of them. None (``pick``) when cells hold one candidate each (then
+    reading its literals directly is cheaper), a cell's candidates test more than 8
+    columns, or the table would exceed :data:`_MAX_PICK_CELLS`.
+    """
+    t.pick_cols = t.pick = None
+    n_cells = t.table.shape[1]
+    if t.table_width < 2 or n_cells * 256 > _MAX_PICK_CELLS:
+        return
+    TRUE, A = t.TRUE, t.DUMMY
+    cols = np.full((n_cells, _PICK_WORD), TRUE, np.int64)
+    pick = np.full((n_cells, 256), A, np.int64)
+    patterns = np.arange(256)
+    for (row, code), ids in agent_cells.items():
+        union = sorted({int(c) for i in ids for c in t.lit_col[i] if c != TRUE})
+        if len(union) > _PICK_WORD:
+            return
+        cell = row * t.n_codes + code
+        cols[cell, : len(union)] = union
+        slot = {c: 1 << j for j, c in enumerate(union)}
+        chosen = pick[cell]
+        for i in sorted(ids, reverse=True):  # the first in trial order wins: write it last
+            need = sum(slot[int(c)] for c in t.lit_col[i] if c != TRUE)
+            chosen[(patterns & need) == need] = i
+    t.pick_cols, t.pick = cols, pick.reshape(-1)

@@ -112,8 +112,6 @@ SPLITS = ("id", "ood")
 INFO_LEVELS = ("minimal", "state", "full")
 MIN_DEFAULT_POOL_SIZE, MAX_DEFAULT_POOL_SIZE = 64, 1024  # default pool: 2·num_envs, clamped
 _ENGINES: dict = {}  # (domain, size) -> VectorEngine
-# Σ_k 2^(56-7k): byte k (bit 8k) lands on bit 56+k; other products fall below bit 56 or overflow
-_PACK_BYTES = np.uint64(0x0102040810204080)
 
 
 # --- pools and engines (shared within a process) ----------------------------------------------
@@ -249,7 +247,6 @@ class SVoTVectorEnv(VectorEnv):
         self._needs_reset = np.zeros(self.num_envs, bool)
         self._elapsed = np.zeros(self.num_envs, np.int64)
         self._failed_cache: dict = {}
-        self._words: np.ndarray | None = None  # scratch of _project
 
     # --- actions ------------------------------------------------------------------------------
     def action_text(self, action: int) -> str:
@@ -501,27 +498,16 @@ class SVoTVectorEnv(VectorEnv):
         return None
 
     def _project(self, rows: np.ndarray, problems: np.ndarray) -> np.ndarray:
-        # 8 bytes (0/1) per 8 kinds of a cell → one byte with bit i = byte i: a multiply gathers them into the top byte
-        words = rows[:, : self._obs_cols].view(np.uint64)
-        out = self._word_buffer(words.shape)  # reused: a fresh large temporary costs page faults every step
-        np.multiply(words, _PACK_BYTES, out=out)
-        out >>= np.uint64(56)
+        # S bytes (0/1) per cell → S bits, slot i = bit i (packbits reads the bytes in order, little bit order)
+        bits = np.packbits(rows[:, : self._obs_cols], axis=-1, bitorder="little")
         n, N = len(rows), self.size
         if self._obs_words == 1:
-            obs = out.astype(np.uint8).reshape(n, N, N)
+            obs = bits.reshape(n, N, N)
         else:  # uint16 grids: two bytes per cell, low byte first
-            pairs = out.reshape(n, N * N, 2)
-            obs = (pairs[:, :, 0] | (pairs[:, :, 1] << np.uint64(8))).astype(np.uint16).reshape(n, N, N)
+            obs = bits.view("<u2").astype(np.uint16, copy=False).reshape(n, N, N)
         if self._static_obs is not None:  # the kinds no atom draws: the problem's own
             obs |= self._static_obs[problems]
         return obs
-
-    def _word_buffer(self, shape: tuple) -> np.ndarray:
-        """A scratch ``uint64`` array of ``shape`` (overwritten by the next call)."""
-        buf = self._words
-        if buf is None or len(buf) < shape[0] or buf.shape[1] != shape[1]:
-            buf = self._words = np.empty((max(shape[0], self.num_envs), shape[1]), np.uint64)
-        return buf[: shape[0]]
 
     def _spec_obs(self, row: np.ndarray) -> np.ndarray:
         return spec_observation(self.dspec, self.dspec.state_dict(self.engine.true_atoms(row), self.size), self.size)
