@@ -115,7 +115,7 @@ def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Gener
     """Alg. 3 ``CreateMaze``: DFS perfect maze, then loop injection. Returns passages.
 
     The same steps and draws as :func:`dfs_perfect_maze`, :func:`_tree_parents` and
-    :func:`opens_square` (the reference, ``tests/domains/test_passages_fast.py``), on cell and
+    :func:`opens_square` (the reference, ``tests/problem_gen/test_problem_gen_passages_fast.py``), on cell and
     edge indices: the tree's parents are recorded as the depth-first search grows it (a perfect
     maze is a tree, so they are the parents :func:`_tree_parents` finds from ``src``).
     """
