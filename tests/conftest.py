@@ -9,6 +9,13 @@ import pytest
 HAVE_PDDLGYM = importlib.util.find_spec("pddlgym") is not None
 
 
+@pytest.fixture(autouse=True)
+def _sb3_logs_in_tmp_path(monkeypatch, tmp_path_factory):
+    """Stable-Baselines3 makes an ``SB3-<date>`` folder in the system temp dir for every model it
+    logs nowhere else ($SB3_LOGDIR first): the tests' models log under pytest's own temp dirs."""
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path_factory.getbasetemp() / "sb3"))
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests marked ``pddlgym`` need the reference engine: skip them, with the reason, where it is absent."""
     if HAVE_PDDLGYM:

@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import gymnasium as gym
-import numpy as np
 from gymnasium import spaces
 
 from svot.domains import DomainSpec, get_spec
