@@ -243,7 +243,7 @@ class SearchStepper:
         the number of goal atoms a state already holds (the most recent first among
         equals) with a set of seen states instead of breadth first with parent
         links: it stops at the first goal state it meets, usually after fewer states
-        than breadth-first search (about half, on Sokoban's solvable draws). Both search the same finite set of live states, so when
+        than breadth-first search (about half, on the solvable draws of a block-pushing domain). Both search the same finite set of live states, so when
         neither stops at ``max_states`` they agree: the goal is reachable through
         live states exactly when it is reachable at all. ``Reach.complete`` is
         False when the cap stopped it (then ``found`` is False, unproven); a

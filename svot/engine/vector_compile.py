@@ -163,7 +163,7 @@ def _columns(t: VectorTables, domain: Domain, layout) -> None:
     enumerated.extend(sorted(a for a in t.task.fluents if a not in seen))  # outside the typed enumeration
     # per-problem static atoms no reference problem holds (a maze's passages between cells that are not
     # neighbours): always 0 in every problem encode accepts and read by no kept action, so no column
-    # (unless the layout places them); rows get narrower, and every copy and gather with them
+    # (unless the layout places them); rows get narrower, and every copy and take with them
     t._dropped = frozenset()
     if t._never_held is not None:
         preds, held, placed = t._never_held
