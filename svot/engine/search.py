@@ -85,6 +85,19 @@ class Reach:
     complete: bool
 
 
+def _completes_a_mask(t: int, new: int, watch: dict[int, list[int]]) -> bool:
+    """Whether state ``t`` holds a whole dead mask through one of the bits ``new`` it just set
+    (``watch``: the masks by their bits; the parent held none, so only masks with a new bit can be whole).
+    Called by both searches only when a step set a watched bit."""
+    while new:
+        low = new & -new
+        for m in watch[low]:
+            if t & m == m:
+                return True
+        new ^= low
+    return False
+
+
 class SearchStepper:
     """Agent actions by index on a grounding's integer states: stepping, and breadth-first search.
 
@@ -207,17 +220,8 @@ class SearchStepper:
                     if t & dead_any:
                         continue
                     new = t & unset
-                    if new:
-                        frozen = False
-                        while new and not frozen:
-                            low = new & -new
-                            for m in watch[low]:
-                                if t & m == m:
-                                    frozen = True
-                                    break
-                            new ^= low
-                        if frozen:
-                            continue
+                    if new and _completes_a_mask(t, new, watch):
+                        continue
                     if is_dead is not None and is_dead(t):
                         continue
                     nxt_frontier.append(t)
@@ -298,17 +302,8 @@ class SearchStepper:
                 if t & dead_any:
                     continue
                 new = t & unset
-                if new:
-                    frozen = False
-                    while new and not frozen:
-                        low = new & -new
-                        for m in watch[low]:
-                            if t & m == m:
-                                frozen = True
-                                break
-                        new ^= low
-                    if frozen:
-                        continue
+                if new and _completes_a_mask(t, new, watch):
+                    continue
                 if is_dead is not None and is_dead(t):
                     continue
                 h = (t & goal_pos).bit_count()
