@@ -126,6 +126,17 @@ def normalize_scenario(name: str) -> str:
     return get_scenario(name).name
 
 
+def scenario_of_symbols(symbols, default: str) -> str:
+    """The scenario whose cell symbols hold the most of ``symbols`` (the later declared on a tie),
+    or ``default`` when none holds any."""
+    best, best_count = default, 0
+    for s in scenarios():
+        count = sum(1 for x in symbols if x in s.cell_symbols)
+        if count and count >= best_count:
+            best, best_count = s.name, count
+    return best
+
+
 def layout_for(scenario: str, requested: str) -> str:
     """The layout a scenario's mazes take when ``requested`` is asked of every scenario (the
     ``quest_layout`` option): ``requested`` when the scenario has it, else ``"walls"``."""

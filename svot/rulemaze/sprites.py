@@ -27,8 +27,10 @@ from svot.rulemaze import symbols as S
 
 SCALE = 4
 
-#: Flat RegularMaze cell colours (RGB).
-REGULAR_COLOURS: dict[str, tuple[int, int, int]] = {"white": (255, 255, 255), **PAINT_COLOURS}
+#: Cells drawn as one flat colour (RGB): white plain cells and the paints (zones, start, goal).
+FLAT_COLOURS: dict[str, tuple[int, int, int]] = {"white": (255, 255, 255), **PAINT_COLOURS}
+#: The plain cell drawn as a grass field, under every icon.
+GRASS_CELL = "grass"
 
 GRASS = (126, 192, 88)
 GRASS_DARK = (92, 156, 62)
@@ -205,10 +207,10 @@ def tile(symbol: str, h: int, w: int) -> np.ndarray:
     h, w = int(h), int(w)
     if h < 1 or w < 1:
         raise ValueError(f"tile size must be positive, got {h}x{w}")
-    if symbol in REGULAR_COLOURS:
+    if symbol in FLAT_COLOURS:
         out = np.empty((h, w, 3), np.uint8)
-        out[:] = REGULAR_COLOURS[symbol]
-    elif symbol == S.PLAIN_QUEST or symbol in _ICONS:
+        out[:] = FLAT_COLOURS[symbol]
+    elif symbol == GRASS_CELL or symbol in _ICONS:
         cv = _Canvas(w, h, GRASS)
         _grass(cv)
         if symbol in _ICONS:

@@ -78,6 +78,10 @@ def cell_symbols(scenario: str) -> tuple[str, ...]:
 
 #: Every scenario's plain cell symbol.
 PLAIN_SYMBOLS = tuple(s.plain_symbol for s in scenarios())
+#: Every scenario's goal symbols: a walk ends on one of these.
+GOAL_SYMBOLS = tuple(g for s in scenarios() for g in s.goal_symbols)
+#: Every scenario's collected symbols: taken when entered, "normal" afterwards.
+COLLECTED_SYMBOLS = tuple(c for s in scenarios() for c in s.collected_symbols)
 
 
 def inspect_symbol(cell_symbol: str) -> str:
@@ -97,7 +101,8 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["COLOURS", "COMPARISON_OPS", "DELTAS", "DIRECTIONS", "DISPLAY", "DOMAIN_OF", "GOAL_COLOUR", "ITEMS",
+__all__ = ["COLLECTED_SYMBOLS", "COLOURS", "COMPARISON_OPS", "DELTAS", "DIRECTIONS", "DISPLAY", "DOMAIN_OF",
+           "GOAL_COLOUR", "GOAL_SYMBOLS", "ITEMS",
            "MONSTER", "NORMAL", "OPPOSITE", "PLAIN_SYMBOLS", "SCENARIOS", "START_COLOUR", "TARGETS",
            "TOTAL_ITEMS", "ZONE_COLOURS", "ZONE_EXEMPT", "cell_symbols", "get_scenario", "goal_symbols",
            "inspect_symbol", "normalize_scenario", "plain_symbol", "start_symbol"]
