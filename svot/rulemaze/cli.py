@@ -44,7 +44,7 @@ def _coloring(p: argparse.ArgumentParser) -> None:
                         "solution-path interiors painted, as the authors' pool generator does")
 
 
-def _quest_layout(p: argparse.ArgumentParser) -> None:
+def _open_layout_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quest-layout", choices=("walls", "open"), default="walls",
                    help="QuestMaze layout: 'walls' = the walled NxN maze (default, RuleMaze/QuestMaze-3x3-v0), "
                         "'open' = the paper's open (2N-1)x(2N-1) cell grid with monsters, 5x5 for N=3 "
@@ -81,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true",
                    help="keep pool files that the manifest shows complete for these arguments; make the rest")
     _coloring(p)
-    _quest_layout(p)
+    _open_layout_option(p)
     _common(p)
 
     p = sub.add_parser("export", help="export the datasets (Parquet and ShareGPT JSON) with a manifest",
@@ -100,7 +100,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                    "split} (split defaults to unseen), or the RuleMaze authors' rule "
                                    "files as they are (lists of lists, cnf_style, Easy/Medium/Hard)")
     _coloring(p)
-    _quest_layout(p)
+    _open_layout_option(p)
     _tiers(p)
     p.add_argument("--revise-share", type=float,
                    help="share of train items whose trace makes a wrong move, gets VerifyRule false "
@@ -194,7 +194,7 @@ def _pool_locked(args) -> int:
     quiet = getattr(args, "quiet", False)
     scenarios = _scenarios(args.scenario)
     # lazy, as above
-    from svot.rulemaze.quest_open import maze_side
+    from svot.rulemaze.open_grid import maze_side
     from svot.rulemaze.scenario import layout_for
 
     # --quest-layout applies to the scenarios that have that layout; an open grid of an N x N maze

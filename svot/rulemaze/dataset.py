@@ -112,7 +112,7 @@ from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import evaluate_paths
 from svot.rulemaze.maze import Maze
 from svot.rulemaze.pool import COLORINGS, LAYOUTS, generate_pool, read_pool
-from svot.rulemaze.quest_open import maze_side
+from svot.rulemaze.open_grid import maze_side
 from svot.rulemaze.reader import SCENARIO_DIRS, SHAREGPT_DIR  # the export layout, which the reader owns
 from svot.rulemaze.pool_stats import pool_report
 from svot.rulemaze.rules.analysis import DIFFICULTIES, TIERS

@@ -66,13 +66,13 @@ from svot.parallel import process_pool
 from svot.rulemaze.errors import PoolError
 from svot.rulemaze.maze import Cell, Maze
 from svot.rulemaze.paths import path_cells, remember_paths, shared_cells, solution_paths
-from svot.rulemaze.quest_open import logical_size, open_grid_maze
+from svot.rulemaze.open_grid import logical_size, open_grid_maze
 from svot.rulemaze.scenario import Scenario, get_scenario, normalize_scenario, scenarios
 
 #: RegularMaze colourings: Alg. 4 as printed (default) or the authors' whole-path painting.
 COLORINGS = ("paper", "authors")
 #: QuestMaze layouts: ``walls`` (3x3 walled maze, RuleMaze/QuestMaze-3x3-v0) or ``open`` (the
-#: paper's open cell grid with monsters, 5x5 from a 3x3 maze; :mod:`.quest_open`).
+#: paper's open cell grid with monsters, 5x5 from a 3x3 maze; :mod:`.open_grid`).
 LAYOUTS = ("walls", "open")
 UNCOLOURED_PROBABILITY = 0.2
 DEFAULT_MAX_TRIES = 10_000
@@ -206,7 +206,7 @@ def generate_maze(scenario: str, size: int, rng: np.random.Generator, *,
     exactly two solution paths, then paint it (RegularMaze: Alg. 4 with
     ``coloring="paper"``, the authors' path painting with ``"authors"``). A
     QuestMaze with ``layout="open"`` is the paper's open grid of side ``size``
-    built from a logical ``(size + 1) / 2`` maze (:mod:`.quest_open`). Raises
+    built from a logical ``(size + 1) / 2`` maze (:mod:`.open_grid`). Raises
     :class:`PoolError` after ``max_tries`` rejected attempts."""
     kind = get_scenario(scenario)
     _check_coloring(coloring)

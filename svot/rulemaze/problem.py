@@ -12,7 +12,7 @@ live in the two domain files; this module only writes facts:
   included), ``(goal c)`` and ``(at start)``; goal ``(at <red cell>)``;
 * QuestMaze: ``(item-at c i)``, ``(target-at c t)``, ``(free c)`` for the other
   cells and ``(at start)``; goal ``(ended)`` (either target reached).
-* The open-grid QuestMaze (a maze with monster cells, :mod:`.quest_open`) is a
+* The open-grid QuestMaze (a maze with monster cells, :mod:`.open_grid`) is a
   problem of ``questmaze5.pddl``, the registry's OpenQuestMaze domain: its spec writes
   ``(adjacent ?from ?dir ?to)`` for every pair of neighbouring cells (no walls),
   ``(monster c)`` for the blocking cells, and the QuestMaze facts above for the others.

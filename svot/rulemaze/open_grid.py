@@ -1,5 +1,8 @@
-"""The open-grid QuestMaze the RuleMaze paper draws (Fig. 3; §5 "cell-based layouts without
-complex wall structures"): a ``(2n-1) x (2n-1)`` cell grid, 5 x 5 for the paper's 3 x 3 maze.
+"""The open-grid layout the RuleMaze paper draws for QuestMaze (Fig. 3; §5 "cell-based layouts
+without complex wall structures"): a ``(2n-1) x (2n-1)`` cell grid, 5 x 5 for the paper's 3 x 3 maze.
+It is built for any scenario that declares an ``"open"`` layout (:mod:`.scenario`), with that
+scenario's symbols: its obstacle (the monster), its two goal symbols (princess and treasure) as the
+targets and its paint symbols (key, heart, food) as the items.
 
 Construction (own code; the layout and the proportions are the facts measured on the
 authors' generator, listed in /work/shared/papers/README.md):
