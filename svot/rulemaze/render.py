@@ -236,11 +236,7 @@ def legend(scenario: str, size: int = 64) -> dict[str, np.ndarray]:
     return {sym: tile(sym, size, size) for sym in S.cell_symbols(scenario)}
 
 
-LEGEND_NAMES = {
-    "green": "start (green)", "red": "goal (red)", "white": "plain cell", "blue_green": "blue-green",
-    "prince": "prince (start)", "princess": "princess (target)", "treasure": "treasure (target)",
-    "grass": "grass (plain)",
-}
+LEGEND_NAMES = {sym: name for s in scenarios() for sym, name in s.legend_names.items()}
 
 
 def legend_image(scenario: str, tile_size: int = 48) -> np.ndarray:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Mapping, Protocol, Sequence
 
+import numpy as np
+
 from svot.domains import SPECS
 from svot.errors import ConfigError
 
@@ -72,8 +74,14 @@ class Scenario(Protocol):
     scene_texts: Mapping[str, str]
     #: (wall colour, grid-line colour, margin colour) of :mod:`svot.rulemaze.render`.
     palette: tuple[RGB, RGB, RGB]
+    #: How :func:`svot.rulemaze.render.legend_image` names its symbols (others print as they are).
+    legend_names: Mapping[str, str]
     #: Names :mod:`svot.rulemaze.symbols` answered before scenarios were declared, kept for old code.
     legacy_names: Mapping[str, object]
+
+    def draw_tile(self, symbol: str, h: int, w: int, scale: int) -> np.ndarray | None:
+        """The ``(h, w, 3)`` uint8 tile of one of its symbols, drawn ``scale`` x larger and reduced;
+        None for a symbol drawn as a flat colour of svot's paint palette (:mod:`svot.rulemaze.sprites`)."""
 
     def goal_error(self, held: Sequence[str]) -> str | None:
         """Why goal cells holding ``held`` make no valid maze of this scenario, or None."""

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
+import numpy as np
+
 from svot.domains.passages import edge_walls
+from svot.domains.questmaze import tiles
 from svot.domains.questmaze.look import ITEMS, TARGETS
 from svot.domains.questmaze5 import scenario as open_layout
 
@@ -120,9 +123,14 @@ class QuestMazeScenario:
     scene_texts = {"walls": SCENE_TEXT, "open": open_layout.SCENE_TEXT}
     palette = ((58, 46, 40), (70, 104, 56), (236, 226, 198))
 
+    legend_names = {"prince": "prince (start)", "princess": "princess (target)", "treasure": "treasure (target)",
+                    "grass": "grass (plain)"}
     #: What ``svot.rulemaze.symbols`` answered before scenarios were declared (kept for old code).
     legacy_names = {"QUEST": NAME, "START_QUEST": START, "PLAIN_QUEST": PLAIN,
                     "QUEST_CELL_SYMBOLS": cell_symbols, "OPEN_QUEST_DOMAIN": open_layout.DOMAIN}
+
+    def draw_tile(self, symbol: str, h: int, w: int, scale: int) -> np.ndarray | None:
+        return tiles.draw_tile(symbol, h, w, scale)  # grass, and the icons on it
 
     def goal_error(self, held: Sequence[str]) -> str | None:
         if len(held) != len(set(held)):

@@ -116,8 +116,12 @@ class RegularMazeScenario:
     scene_texts = {"walls": SCENE_TEXT}
     palette = ((22, 22, 22), (188, 188, 188), (255, 255, 255))
 
+    legend_names = {"green": "start (green)", "red": "goal (red)", "white": "plain cell", "blue_green": "blue-green"}
     #: What ``svot.rulemaze.symbols`` answered before scenarios were declared (kept for old code).
     legacy_names = {"REGULAR": NAME, "PLAIN_REGULAR": PLAIN, "REGULAR_CELL_SYMBOLS": cell_symbols}
+
+    def draw_tile(self, symbol: str, h: int, w: int, scale: int) -> None:
+        return None  # every cell is a flat colour: white, or a paint of svot's palette
 
     def goal_error(self, held: Sequence[str]) -> str | None:
         if len(held) != 1:
