@@ -278,7 +278,8 @@ INSTRUCTIONS = ("Each move goes one cell up, down, left or right. Plan a path th
                 "so far against the rule, and VerifyEndpoint tells whether the marker is on the goal. "
                 "End with 'Final answer:' followed by the moves, e.g. 'Final answer: up, right'.")
 
-TARGET_WORDS = {"red": "the red goal cell", "princess": "the princess", "treasure": "the treasure"}
+#: How a final answer names each goal symbol (its scenario's ``goal_words``).
+TARGET_WORDS = {sym: words for s in scenarios() for sym, words in s.goal_words.items()}
 
 
 def prompt_text(scenario: str, n: int, rule: Rule, open_grid: bool = False) -> str:

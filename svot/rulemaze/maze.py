@@ -257,8 +257,7 @@ class Maze:
     def to_text(self) -> str:
         """A small ASCII drawing (for debugging and docs): ``S`` start, ``G``/``P``/``T``
         goals, first letter of a colour or item, ``.`` plain cells."""
-        letters = {"green": "S", "red": "G", "white": ".", "grass": ".", "prince": "S",
-                   "princess": "P", "treasure": "T", "blue_green": "g"}
+        letters = get_scenario(self.scenario).text_letters
         n = self.size
         lines = ["+" + "---+" * n]
         for r in range(n):

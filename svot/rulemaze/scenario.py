@@ -70,10 +70,14 @@ class Scenario(Protocol):
     # --- export wording and drawing ---
     #: The goal sentence of a task.
     goal_text: str
+    #: Goal symbol -> how a final answer names it ("The moves reach the princess ...").
+    goal_words: Mapping[str, str]
     #: Layout -> the scene description of its image, with ``{n}`` for the side.
     scene_texts: Mapping[str, str]
     #: (wall colour, grid-line colour, margin colour) of :mod:`svot.rulemaze.render`.
     palette: tuple[RGB, RGB, RGB]
+    #: Letters of :meth:`svot.rulemaze.maze.Maze.to_text` (other symbols show their first letter).
+    text_letters: Mapping[str, str]
     #: How :func:`svot.rulemaze.render.legend_image` names its symbols (others print as they are).
     legend_names: Mapping[str, str]
     #: Names :mod:`svot.rulemaze.symbols` answered before scenarios were declared, kept for old code.

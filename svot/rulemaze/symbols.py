@@ -47,8 +47,6 @@ ZONE_EXEMPT = (START_COLOUR, GOAL_COLOUR)
 
 ITEMS = ("key", "heart", "food")
 TARGETS = ("princess", "treasure")
-#: An obstacle cell of the open-grid QuestMaze (paper Fig. 3): never entered.
-MONSTER = "monster"
 #: The pseudo-item of ``Count("Total_Items", ...)``: any item.
 TOTAL_ITEMS = "total_items"
 
@@ -102,7 +100,6 @@ def __getattr__(name: str):
 
 
 __all__ = ["COLLECTED_SYMBOLS", "COLOURS", "COMPARISON_OPS", "DELTAS", "DIRECTIONS", "DISPLAY", "DOMAIN_OF",
-           "GOAL_COLOUR", "GOAL_SYMBOLS", "ITEMS",
-           "MONSTER", "NORMAL", "OPPOSITE", "PLAIN_SYMBOLS", "SCENARIOS", "START_COLOUR", "TARGETS",
-           "TOTAL_ITEMS", "ZONE_COLOURS", "ZONE_EXEMPT", "cell_symbols", "get_scenario", "goal_symbols",
-           "inspect_symbol", "normalize_scenario", "plain_symbol", "start_symbol"]
+           "GOAL_COLOUR", "GOAL_SYMBOLS", "ITEMS", "NORMAL", "OPPOSITE", "PLAIN_SYMBOLS", "SCENARIOS",
+           "START_COLOUR", "TARGETS", "TOTAL_ITEMS", "ZONE_COLOURS", "ZONE_EXEMPT", "cell_symbols", "get_scenario",
+           "goal_symbols", "inspect_symbol", "normalize_scenario", "plain_symbol", "start_symbol"]

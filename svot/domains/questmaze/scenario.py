@@ -120,14 +120,17 @@ class QuestMazeScenario:
     rule_bank = RULE_BANK
 
     goal_text = GOAL_TEXT
+    goal_words = {"princess": "the princess", "treasure": "the treasure"}
     scene_texts = {"walls": SCENE_TEXT, "open": open_layout.SCENE_TEXT}
     palette = ((58, 46, 40), (70, 104, 56), (236, 226, 198))
 
+    text_letters = {PLAIN: ".", START: "S", "princess": "P", "treasure": "T"}
     legend_names = {"prince": "prince (start)", "princess": "princess (target)", "treasure": "treasure (target)",
                     "grass": "grass (plain)"}
     #: What ``svot.rulemaze.symbols`` answered before scenarios were declared (kept for old code).
     legacy_names = {"QUEST": NAME, "START_QUEST": START, "PLAIN_QUEST": PLAIN,
-                    "QUEST_CELL_SYMBOLS": cell_symbols, "OPEN_QUEST_DOMAIN": open_layout.DOMAIN}
+                    "QUEST_CELL_SYMBOLS": cell_symbols, "OPEN_QUEST_DOMAIN": open_layout.DOMAIN,
+                    "MONSTER": open_layout.MONSTER}
 
     def draw_tile(self, symbol: str, h: int, w: int, scale: int) -> np.ndarray | None:
         return tiles.draw_tile(symbol, h, w, scale)  # grass, and the icons on it

@@ -113,9 +113,11 @@ class RegularMazeScenario:
     rule_bank = RULE_BANK
 
     goal_text = GOAL_TEXT
+    goal_words = {GOAL_COLOUR: "the red goal cell"}
     scene_texts = {"walls": SCENE_TEXT}
     palette = ((22, 22, 22), (188, 188, 188), (255, 255, 255))
 
+    text_letters = {START_COLOUR: "S", GOAL_COLOUR: "G", PLAIN: ".", "blue_green": "g"}
     legend_names = {"green": "start (green)", "red": "goal (red)", "white": "plain cell", "blue_green": "blue-green"}
     #: What ``svot.rulemaze.symbols`` answered before scenarios were declared (kept for old code).
     legacy_names = {"REGULAR": NAME, "PLAIN_REGULAR": PLAIN, "REGULAR_CELL_SYMBOLS": cell_symbols}
