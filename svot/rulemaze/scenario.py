@@ -15,7 +15,7 @@ own types.
 
 from __future__ import annotations
 
-from typing import Mapping, Protocol, Sequence
+from typing import Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -28,6 +28,7 @@ RGB = tuple[int, int, int]
 BankRow = tuple[str, str, str, str, str]
 
 
+@runtime_checkable
 class Scenario(Protocol):
     """Everything the RuleMaze layer needs to know about one kind of maze."""
 
