@@ -59,3 +59,12 @@ def test_layouts_and_symbols_pick_the_scenario_that_has_them():
     assert scenario_of_symbols(["green", "blue", "normal"], default="QuestMaze") == "RegularMaze"
     assert scenario_of_symbols(["prince", "key"], default="RegularMaze") == "QuestMaze"
     assert scenario_of_symbols(["normal"], default="RegularMaze") == "RegularMaze"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
+def test_the_rule_language_speaks_of_every_scenario_symbol(scenario):
+    """The rule language's values (svot.rulemaze.symbols) cover what a scenario's rules can name."""
+    if scenario.rule_family == "time-indexed":  # Zone(t, colour): start, goal and zone colours
+        assert {scenario.start_symbol, *scenario.goal_symbols, *scenario.paint_symbols} <= set(S.ZONE_COLOURS)
+    else:  # Seen / Count(item), TargetIs(target)
+        assert set(scenario.paint_symbols) <= set(S.ITEMS) and set(scenario.goal_symbols) <= set(S.TARGETS)
