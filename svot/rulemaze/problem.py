@@ -2,7 +2,8 @@
 
 :func:`maze_problem` turns a :class:`~svot.rulemaze.maze.Maze` into a
 :class:`svot.pddl.Problem`; :func:`problem_maze` reads one back. The dynamics
-live in the two domain files; this module only writes facts:
+live in the domain files; a maze's scenario (``svot/domains/<name>/scenario.py``) writes its
+initial state dict and the domain's spec writes the facts:
 
 * objects: cells ``c_<row>_<col>`` and the four directions; RegularMaze adds
   the colours (``blue`` ... ``blue_green``, ``green``, ``red``), QuestMaze the
