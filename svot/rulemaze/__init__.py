@@ -14,6 +14,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from svot.rulemaze.scenario import scenarios
+
 if TYPE_CHECKING:  # the names below, for type checkers and readers; loaded on first use at run time
     from svot.rulemaze.errors import MazeError, PoolError, RuleError, RuleFileError
     from svot.rulemaze.matching import (MatchResult, compliant_paths, compliant_paths_pruned,
@@ -24,7 +26,6 @@ if TYPE_CHECKING:  # the names below, for type checkers and readers; loaded on f
     from svot.rulemaze.pool import generate_maze, generate_pool, read_pool, write_pool
     from svot.rulemaze.rules import (Rule, Validator, builtin_rules, compile_rule, format_formula,
                                      load_rules, parse_formula, sample_rule, sample_rules)
-    from svot.rulemaze.symbols import QUEST, REGULAR
     from svot.rulemaze.trajectory import Trajectory, path_to_actions
 
 # name -> the module that defines it. Loaded on first use (PEP 562), so that importing one submodule,
@@ -59,8 +60,6 @@ _HOMES = {
     "parse_formula": "svot.rulemaze.rules",
     "sample_rule": "svot.rulemaze.rules",
     "sample_rules": "svot.rulemaze.rules",
-    "QUEST": "svot.rulemaze.symbols",
-    "REGULAR": "svot.rulemaze.symbols",
     "Trajectory": "svot.rulemaze.trajectory",
     "path_to_actions": "svot.rulemaze.trajectory",
 }
@@ -69,6 +68,10 @@ _HOMES = {
 def __getattr__(name: str):
     home = _HOMES.get(name)
     if home is None:
+        # the scenario names old code imports from here (REGULAR...): the scenarios declare them
+        for scenario in scenarios():
+            if name in scenario.legacy_names:
+                return scenario.legacy_names[name]
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(home), name)
     globals()[name] = value
@@ -80,7 +83,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "MatchResult", "Maze", "MazeError", "PoolError", "QUEST", "REGULAR", "Rule", "RuleError",
+    "MatchResult", "Maze", "MazeError", "PoolError", "Rule", "RuleError",
     "RuleFileError", "Scores", "Trajectory", "Validator", "builtin_rules", "compile_rule",
     "compliant_paths", "compliant_paths_pruned", "evaluate_paths", "format_formula",
     "generate_maze", "generate_pool", "load_rules", "match", "match_pool", "parse_actions",

@@ -44,7 +44,7 @@ def _coloring(p: argparse.ArgumentParser) -> None:
                         "solution-path interiors painted, as the authors' pool generator does")
 
 
-def _quest_layout(p: argparse.ArgumentParser) -> None:
+def _open_layout_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quest-layout", choices=("walls", "open"), default="walls",
                    help="QuestMaze layout: 'walls' = the walled NxN maze (default, RuleMaze/QuestMaze-3x3-v0), "
                         "'open' = the paper's open (2N-1)x(2N-1) cell grid with monsters, 5x5 for N=3 "
@@ -81,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true",
                    help="keep pool files that the manifest shows complete for these arguments; make the rest")
     _coloring(p)
-    _quest_layout(p)
+    _open_layout_option(p)
     _common(p)
 
     p = sub.add_parser("export", help="export the datasets (Parquet and ShareGPT JSON) with a manifest",
@@ -100,7 +100,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                    "split} (split defaults to unseen), or the RuleMaze authors' rule "
                                    "files as they are (lists of lists, cnf_style, Easy/Medium/Hard)")
     _coloring(p)
-    _quest_layout(p)
+    _open_layout_option(p)
     _tiers(p)
     p.add_argument("--revise-share", type=float,
                    help="share of train items whose trace makes a wrong move, gets VerifyRule false "
@@ -194,14 +194,14 @@ def _pool_locked(args) -> int:
     quiet = getattr(args, "quiet", False)
     scenarios = _scenarios(args.scenario)
     # lazy, as above
-    from svot.rulemaze import symbols as S
-    from svot.rulemaze.quest_open import grid_size
+    from svot.rulemaze.open_grid import maze_side
+    from svot.rulemaze.scenario import layout_for
 
-    def side(sc: str) -> int:  # the open QuestMaze grid of an N x N maze is 2N - 1 cells wide
-        return grid_size(args.size) if sc == S.QUEST and args.quest_layout == "open" else args.size
-
-    layout_of = {sc: (args.quest_layout if sc == S.QUEST else "walls") for sc in scenarios}
-    paths = {sc: out / pool_file_name(sc, side(sc)) for sc in scenarios}
+    # --quest-layout applies to the scenarios that have that layout; an open grid of an N x N maze
+    # is 2N - 1 cells wide
+    layout_of = {sc: layout_for(sc, args.quest_layout) for sc in scenarios}
+    side = {sc: maze_side(args.size, layout_of[sc]) for sc in scenarios}
+    paths = {sc: out / pool_file_name(sc, side[sc]) for sc in scenarios}
     manifest_path = out / "manifest.json"
     # a manifest that is not a JSON object with a "pools" object vouches for nothing: start a new one
     manifest = read_json_object(manifest_path) or {}
@@ -215,7 +215,7 @@ def _pool_locked(args) -> int:
             isinstance(entry, dict) and paths[sc].is_file() and not paths[sc].is_symlink()
             and (entry.get("scenario"), entry.get("size"), entry.get("count"), entry.get("seed"),
                  entry.get("coloring", "paper"), entry.get("layout", "walls"))
-            == (sc, side(sc), args.count, args.seed, args.coloring, layout_of[sc])
+            == (sc, side[sc], args.count, args.seed, args.coloring, layout_of[sc])
             and entry.get("sha256") == sha256_file(paths[sc])
         )
 
@@ -234,7 +234,7 @@ def _pool_locked(args) -> int:
         bar = _bar(args.count, sc, quiet)
         t0 = time.perf_counter()
         try:
-            mazes = generate_pool(sc, side(sc), args.count, seed=args.seed, workers=args.workers,
+            mazes = generate_pool(sc, side[sc], args.count, seed=args.seed, workers=args.workers,
                                   progress=lambda done, total, bar=bar: bar.update(done - bar.n),
                                   coloring=args.coloring, layout=layout_of[sc])
         finally:
@@ -242,7 +242,7 @@ def _pool_locked(args) -> int:
         dt = time.perf_counter() - t0
         write_pool(paths[sc], mazes)
         manifest["pools"][paths[sc].name] = {
-            "scenario": sc, "size": side(sc), "count": len(mazes), "seed": args.seed,
+            "scenario": sc, "size": side[sc], "count": len(mazes), "seed": args.seed,
             "coloring": args.coloring, "layout": layout_of[sc],
             "sha256": sha256_file(paths[sc]), "bytes": paths[sc].stat().st_size,
         }

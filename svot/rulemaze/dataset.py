@@ -112,12 +112,13 @@ from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import evaluate_paths
 from svot.rulemaze.maze import Maze
 from svot.rulemaze.pool import COLORINGS, LAYOUTS, generate_pool, read_pool
-from svot.rulemaze.quest_open import grid_size
+from svot.rulemaze.open_grid import maze_side
 from svot.rulemaze.reader import SCENARIO_DIRS, SHAREGPT_DIR  # the export layout, which the reader owns
 from svot.rulemaze.pool_stats import pool_report
 from svot.rulemaze.rules.analysis import DIFFICULTIES, TIERS
 from svot.rulemaze.rules.bank import builtin_rules, load_rules
 from svot.rulemaze.rules.record import Rule
+from svot.rulemaze.scenario import layout_for, scenarios
 from svot.rulemaze.tools_logic import TOOL_SCHEMAS, first_violation
 from svot.rulemaze.trajectory import path_to_actions
 from svot.rulemaze.render import render_maze, min_image_size
@@ -264,27 +265,11 @@ def select_items(scenario: str, mazes: Sequence[Maze], rules: Sequence[Rule], se
 
 # --------------------------------------------------------------------------- items
 
-GOALS = {
-    S.REGULAR: "Navigate from the green cell to the red cell.",
-    S.QUEST: "Guide the prince from his cell to the princess or to the treasure.",
-}
+#: Each scenario's goal sentence (its ``goal_text``).
+GOALS = {s.name: s.goal_text for s in scenarios()}
 
-SCENE = {
-    S.REGULAR: ("The image shows a {n}x{n} maze (RegularMaze). Thick black lines are walls: you cannot "
-                "move through a wall or off the grid. The green cell is the start and the red cell is "
-                "the goal; blue, yellow, pink, purple, orange and blue-green cells are coloured zones, "
-                "white cells are plain."),
-    S.QUEST: ("The image shows a {n}x{n} maze on grass (QuestMaze). Thick dark lines are walls: you "
-              "cannot move through a wall or off the grid. The prince starts on his cell; the journey "
-              "ends as soon as he enters the princess's or the treasure's cell. A key, heart or food "
-              "on a cell is collected when he enters it."),
-}
-
-#: The open-grid QuestMaze (``quest_layout="open"``, paper Fig. 3).
-SCENE_OPEN_QUEST = ("The image shows a {n}x{n} grid of cells on grass (QuestMaze). A monster blocks its "
-                    "cell: you cannot enter it or move off the grid. The prince starts on his cell; the "
-                    "journey ends as soon as he enters the princess's or the treasure's cell. A key, "
-                    "heart or food on a cell is collected when he enters it.")
+#: Each scenario's scene description per layout (its ``scene_texts``), with ``{n}`` for the side.
+SCENE = {s.name: dict(s.scene_texts) for s in scenarios()}
 
 INSTRUCTIONS = ("Each move goes one cell up, down, left or right. Plan a path that reaches the goal "
                 "and obeys the rule at every step. You may call the tools: LocateStart marks your "
@@ -293,12 +278,13 @@ INSTRUCTIONS = ("Each move goes one cell up, down, left or right. Plan a path th
                 "so far against the rule, and VerifyEndpoint tells whether the marker is on the goal. "
                 "End with 'Final answer:' followed by the moves, e.g. 'Final answer: up, right'.")
 
-TARGET_WORDS = {"red": "the red goal cell", "princess": "the princess", "treasure": "the treasure"}
+#: How a final answer names each goal symbol (its scenario's ``goal_words``).
+TARGET_WORDS = {sym: words for s in scenarios() for sym, words in s.goal_words.items()}
 
 
 def prompt_text(scenario: str, n: int, rule: Rule, open_grid: bool = False) -> str:
     """The user prompt (without the image placeholder)."""
-    scene = SCENE_OPEN_QUEST if open_grid else SCENE[scenario]
+    scene = SCENE[scenario]["open" if open_grid else "walls"]
     return (f"{scene.format(n=n)}\nGoal: {GOALS[scenario]}\nRule: {rule.natural_language}\n"
             f"{INSTRUCTIONS}")
 
@@ -494,11 +480,12 @@ class ExportConfig:
     quest_layout: str = "walls"  # QuestMaze: "walls" (3x3 walled) or "open" (paper Fig. 3, 2N-1 grid)
 
     def maze_size(self, scenario: str) -> int:
-        """The grid side of a scenario's mazes: ``size``, or ``2 size - 1`` for the open QuestMaze."""
-        return grid_size(self.size) if scenario == S.QUEST and self.quest_layout == "open" else self.size
+        """The grid side of a scenario's mazes: ``size``, or ``2 size - 1`` on the open grid."""
+        return maze_side(self.size, self.layout(scenario))
 
     def layout(self, scenario: str) -> str:
-        return self.quest_layout if scenario == S.QUEST else "walls"
+        """``quest_layout`` for a scenario that has it (an open grid), else ``"walls"``."""
+        return layout_for(scenario, self.quest_layout)
 
     def fingerprint(self) -> dict:
         return {
@@ -574,7 +561,7 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
     image_size = pos_int("image_size", image_size, 1)
     if image_size > MAX_IMAGE_SIZE:
         raise ConfigError(f"image size {image_size} is more than {MAX_IMAGE_SIZE} pixels a side")
-    biggest = grid_size(size) if quest_layout == "open" and S.QUEST in scs else size
+    biggest = max(maze_side(size, layout_for(sc, quest_layout)) for sc in scs)
     if image_size < min_image_size(biggest):
         raise ConfigError(f"image size {image_size} is too small for {biggest}x{biggest} mazes "
                           f"(at least {min_image_size(biggest)})")
@@ -590,8 +577,7 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
         p = Path(pool)
         if p.is_dir():
             for sc in scs:
-                f = p / pool_file_name(sc, grid_size(size) if sc == S.QUEST and quest_layout == "open"
-                                       else size)
+                f = p / pool_file_name(sc, maze_side(size, layout_for(sc, quest_layout)))
                 if not f.is_file():
                     raise ConfigError(f"pool directory {str(p)!r} has no {f.name} (write it with "
                                       f"'svot rulemaze pool --scenario {sc} --size {size} --out {p}')")

@@ -24,8 +24,8 @@ from svot.errors import ActionError, ConfigError, ProblemError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import match
 from svot.rulemaze.maze import Maze
-from svot.rulemaze.pool import LAYOUTS, generate_maze
-from svot.rulemaze.registration import OPEN_QUEST_ID, env_ids, register_envs, walled_id
+from svot.rulemaze.pool import LAYOUTS, generate_maze, open_layout_names
+from svot.rulemaze.registration import env_ids, open_id, register_envs, walled_id
 from svot.rulemaze.problem import action_key, collected_cells, engine_position, make_maze_engine
 from svot.rulemaze.render import DEFAULT_IMAGE_SIZE, layout as image_layout, render_maze
 from svot.rulemaze.rules.bank import builtin_rules
@@ -107,7 +107,8 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
 
     metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
 
-    def __init__(self, scenario: str = S.REGULAR, size: int = 3, rules: Any = "all",
+    # the default scenario is the first declared (svot.rulemaze.scenario: the domain registry's order)
+    def __init__(self, scenario: str = S.SCENARIOS[0], size: int = 3, rules: Any = "all",
                  render_mode: str | None = None, image_size: int = DEFAULT_IMAGE_SIZE,
                  engine: str = "grounded", layout: str = "walls"):
         try:
@@ -121,9 +122,9 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
                               f"{', '.join(self.metadata['render_modes'])}")
         if engine not in ("grounded", "pddlgym"):
             raise ConfigError(f"unknown engine {engine!r}; choose one of grounded, pddlgym")
-        if layout not in LAYOUTS or (layout == "open" and (self.scenario != S.QUEST or size % 2 == 0
-                                                           or size < 3)):
-            raise ConfigError(f"layout must be 'walls', or 'open' for a QuestMaze of odd size >= 3; "
+        if layout not in LAYOUTS or (layout == "open" and (layout not in S.get_scenario(self.scenario).domains
+                                                           or size % 2 == 0 or size < 3)):
+            raise ConfigError(f"layout must be 'walls', or 'open' for a {open_layout_names()} of odd size >= 3; "
                               f"got {layout!r} for a {size}x{size} {self.scenario}")
         self.layout = layout
         self.size = size
@@ -232,7 +233,7 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
             cell = engine_position(self.engine, state)
             self._collected = collected_cells(self.engine, state)
             sym = S.inspect_symbol(self.maze.symbol(cell))
-            if sym in S.ITEMS and cell not in self._collected - before:
+            if sym in S.COLLECTED_SYMBOLS and cell not in self._collected - before:
                 sym = S.NORMAL  # the engine did not collect it on this move: taken earlier
             self._pos = cell
             self._traj = self._traj.extend(direction, sym)
@@ -343,9 +344,8 @@ class RuleTextObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArg
 def make_env(scenario: str, *, text: bool = False, **kwargs) -> gym.Env:
     """``gymnasium.make`` of a RuleMaze id, optionally wrapped in :class:`RuleTextObservation`."""
     register_envs()
-    eid = walled_id(S.normalize_scenario(scenario))
-    if kwargs.pop("layout", None) == "open":
-        eid = OPEN_QUEST_ID
+    scenario = S.normalize_scenario(scenario)
+    eid = open_id(scenario) if kwargs.pop("layout", None) == "open" else walled_id(scenario)
     env = gym.make(eid, **kwargs)
     return RuleTextObservation(env) if text else env
 

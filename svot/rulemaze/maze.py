@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import MazeError
+from svot.rulemaze.scenario import get_scenario
 
 Cell = tuple[int, int]
 Passage = tuple[Cell, Cell]
@@ -56,9 +57,10 @@ class Maze:
     # ------------------------------------------------------------------ build
     def __post_init__(self) -> None:
         try:
-            scenario = S.normalize_scenario(self.scenario)
+            kind = get_scenario(self.scenario)
         except ValueError as exc:
             raise MazeError(f"maze.scenario: {exc}") from None
+        scenario = kind.name
         size = self.size
         if not isinstance(size, int) or isinstance(size, bool) or size < 2:
             raise MazeError(f"maze.size: expected an integer >= 2, got {size!r}")
@@ -96,7 +98,7 @@ class Maze:
         rows = self.cells
         if not isinstance(rows, (list, tuple)) or len(rows) != size:
             raise MazeError(f"maze.cells: expected {size} rows, got {rows!r}")
-        allowed = S.cell_symbols(scenario)
+        allowed = kind.cell_symbols
         grid = []
         for r, row in enumerate(rows):
             if not isinstance(row, (list, tuple)) or len(row) != size:
@@ -108,8 +110,8 @@ class Maze:
             grid.append(tuple(row))
         cells = tuple(grid)
 
-        start_sym = S.start_symbol(scenario)
-        goal_syms = S.goal_symbols(scenario)
+        start_sym = kind.start_symbol
+        goal_syms = kind.goal_symbols
         if cells[start[0]][start[1]] != start_sym:
             raise MazeError(f"maze.cells[{start[0]}][{start[1]}]: the start cell must hold "
                             f"{start_sym!r}, got {cells[start[0]][start[1]]!r}")
@@ -124,18 +126,15 @@ class Maze:
             if cells[g[0]][g[1]] not in goal_syms:
                 raise MazeError(f"maze.cells[{g[0]}][{g[1]}]: a goal cell must hold one of "
                                 f"{list(goal_syms)}, got {cells[g[0]][g[1]]!r}")
-        if scenario == S.REGULAR and len(goals) != 1:
-            raise MazeError(f"maze.goals: a RegularMaze has exactly one goal, got {len(goals)}")
-        if scenario == S.QUEST:
-            held = sorted(cells[g[0]][g[1]] for g in goals)
-            if len(held) != len(set(held)):
-                raise MazeError(f"maze.goals: each QuestMaze target appears once, got {held}")
+        problem = kind.goal_error(sorted(cells[g[0]][g[1]] for g in goals))
+        if problem is not None:
+            raise MazeError(problem)
 
-        for a, b in passages:  # a monster blocks: no passage leads into its cell
+        for a, b in passages:  # an obstacle (the open grid's monster) blocks: no passage leads into its cell
             for cell in (a, b):
-                if cells[cell[0]][cell[1]] == S.MONSTER:
+                if kind.obstacle_symbol is not None and cells[cell[0]][cell[1]] == kind.obstacle_symbol:
                     raise MazeError(f"maze.passages: passage {[list(a), list(b)]} leads into the "
-                                    f"monster cell {list(cell)}")
+                                    f"{kind.obstacle_symbol} cell {list(cell)}")
         adjacency: dict[Cell, list[Cell]] = {(r, c): [] for r in range(size) for c in range(size)}
         for a, b in passages:
             adjacency[a].append(b)
@@ -152,8 +151,9 @@ class Maze:
     # ------------------------------------------------------------------ queries
     @property
     def open_grid(self) -> bool:
-        """Whether this is the open-grid QuestMaze layout (monster cells block, no walls)."""
-        return any(S.MONSTER in row for row in self.cells)
+        """Whether this is the open-grid layout (obstacle cells block, no walls)."""
+        obstacle = get_scenario(self.scenario).obstacle_symbol
+        return obstacle is not None and any(obstacle in row for row in self.cells)
 
     def inside(self, cell: Cell) -> bool:
         """Whether ``cell`` lies in the grid."""
@@ -257,8 +257,7 @@ class Maze:
     def to_text(self) -> str:
         """A small ASCII drawing (for debugging and docs): ``S`` start, ``G``/``P``/``T``
         goals, first letter of a colour or item, ``.`` plain cells."""
-        letters = {"green": "S", "red": "G", "white": ".", "grass": ".", "prince": "S",
-                   "princess": "P", "treasure": "T", "blue_green": "g"}
+        letters = get_scenario(self.scenario).text_letters
         n = self.size
         lines = ["+" + "---+" * n]
         for r in range(n):

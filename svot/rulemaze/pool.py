@@ -63,16 +63,16 @@ from svot.dataset.writers import atomic_write_bytes
 from svot.domains.passages import LOOP_PERCENT, create_maze, dfs_perfect_maze, loop_removals, opens_square  # noqa: F401
 from svot.jsonl import iter_lines, loads
 from svot.parallel import process_pool
-from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import PoolError
 from svot.rulemaze.maze import Cell, Maze
 from svot.rulemaze.paths import path_cells, remember_paths, shared_cells, solution_paths
-from svot.rulemaze.quest_open import logical_size, open_quest_maze
+from svot.rulemaze.open_grid import logical_size, open_grid_maze
+from svot.rulemaze.scenario import Scenario, get_scenario, normalize_scenario, scenarios
 
 #: RegularMaze colourings: Alg. 4 as printed (default) or the authors' whole-path painting.
 COLORINGS = ("paper", "authors")
 #: QuestMaze layouts: ``walls`` (3x3 walled maze, RuleMaze/QuestMaze-3x3-v0) or ``open`` (the
-#: paper's open cell grid with monsters, 5x5 from a 3x3 maze; :mod:`.quest_open`).
+#: paper's open cell grid with monsters, 5x5 from a 3x3 maze; :mod:`.open_grid`).
 LAYOUTS = ("walls", "open")
 UNCOLOURED_PROBABILITY = 0.2
 DEFAULT_MAX_TRIES = 10_000
@@ -80,10 +80,11 @@ DEFAULT_MAX_TRIES = 10_000
 
 # --------------------------------------------------------------------- Alg. 4
 def add_coloured_cells(maze: Maze, paths, rng: np.random.Generator) -> Maze:
-    """Alg. 4 for a RegularMaze (see the module docstring)."""
+    """Alg. 4: zones of one colour of the scenario's ``paint_symbols`` (see the module docstring)."""
     if rng.random() < UNCOLOURED_PROBABILITY:
         return maze
-    colour = S.COLOURS[int(rng.integers(len(S.COLOURS)))]
+    palette = get_scenario(maze.scenario).paint_symbols
+    colour = palette[int(rng.integers(len(palette)))]
     kind = int(rng.integers(1, 3))
     fixed = {maze.start, *maze.goals}
     if kind == 1:
@@ -100,12 +101,12 @@ def add_coloured_cells(maze: Maze, paths, rng: np.random.Generator) -> Maze:
 
 
 def paint_path_interiors(maze: Maze, paths, rng: np.random.Generator) -> Maze:
-    """The authors' RegularMaze colouring (``coloring="authors"``, see the module docstring)."""
+    """The authors' zone colouring (``coloring="authors"``, see the module docstring)."""
     paths = [tuple(p) for p in paths]
     if not paths:
         return maze
     variant = int(rng.integers(1, 5))
-    colours = list(S.COLOURS)
+    colours = list(get_scenario(maze.scenario).paint_symbols)
     first = colours.pop(int(rng.integers(len(colours))))
     others = list(range(len(paths)))
     chosen = others.pop(int(rng.integers(len(others))))
@@ -130,7 +131,8 @@ def paint_path_interiors(maze: Maze, paths, rng: np.random.Generator) -> Maze:
 
 
 def add_items(maze: Maze, paths, rng: np.random.Generator) -> Maze:
-    """The QuestMaze counterpart of Alg. 4: items on solution-path cells."""
+    """The counterpart of Alg. 4 for a scenario that paints items (its ``paint_symbols``) on
+    solution-path cells."""
     if rng.random() < UNCOLOURED_PROBABILITY:
         return maze
     fixed = {maze.start, *maze.goals}
@@ -139,17 +141,30 @@ def add_items(maze: Maze, paths, rng: np.random.Generator) -> Maze:
         return maze
     k = int(rng.integers(1, len(pool) + 1))
     chosen = sorted(int(i) for i in rng.choice(len(pool), size=k, replace=False))
-    return maze.replace_cells({pool[i]: S.ITEMS[int(rng.integers(len(S.ITEMS)))] for i in chosen})
+    items = get_scenario(maze.scenario).paint_symbols
+    return maze.replace_cells({pool[i]: items[int(rng.integers(len(items)))] for i in chosen})
+
+
+def _paint_zones(maze: Maze, paths, rng: np.random.Generator, coloring: str) -> Maze:
+    return paint_path_interiors(maze, paths, rng) if coloring == "authors" else add_coloured_cells(maze, paths, rng)
+
+
+def _paint_items(maze: Maze, paths, rng: np.random.Generator, coloring: str) -> Maze:
+    return add_items(maze, paths, rng)  # (the colouring choice is the zones')
+
+
+#: A scenario's ``pool_painting`` -> how its pool mazes are painted (Alg. 4 and its counterpart).
+PAINTINGS: dict[str, Callable[[Maze, tuple, np.random.Generator, str], Maze]] = {
+    "zones": _paint_zones, "items": _paint_items}
 
 
 # --------------------------------------------------------------------- Alg. 2
-def _plain_maze(scenario: str, size: int, start: Cell, goals: dict[Cell, str], passages) -> Maze:
-    plain = S.plain_symbol(scenario)
-    grid = [[plain] * size for _ in range(size)]
-    grid[start[0]][start[1]] = S.start_symbol(scenario)
+def _plain_maze(scenario: Scenario, size: int, start: Cell, goals: dict[Cell, str], passages) -> Maze:
+    grid = [[scenario.plain_symbol] * size for _ in range(size)]
+    grid[start[0]][start[1]] = scenario.start_symbol
     for g, sym in goals.items():
         grid[g[0]][g[1]] = sym
-    return Maze(scenario, size, start, tuple(goals), passages, tuple(tuple(r) for r in grid))
+    return Maze(scenario.name, size, start, tuple(goals), passages, tuple(tuple(r) for r in grid))
 
 
 def _check_coloring(coloring: str) -> None:
@@ -157,21 +172,28 @@ def _check_coloring(coloring: str) -> None:
         raise PoolError(f"coloring: expected one of {list(COLORINGS)}, got {coloring!r}")
 
 
-def _check_layout(scenario: str, size: int, layout: str) -> None:
+def open_layout_names() -> str:
+    """The scenarios that have an open-grid layout, for messages (``"QuestMaze"``)."""
+    return " / ".join(s.name for s in scenarios() if "open" in s.domains)
+
+
+def _check_layout(scenario: Scenario, size: int, layout: str) -> None:
     if layout not in LAYOUTS:
         raise PoolError(f"layout: expected one of {list(LAYOUTS)}, got {layout!r}")
-    if layout == "open" and (scenario != S.QUEST or size < 3 or size % 2 == 0):
-        raise PoolError(f"layout 'open' is a QuestMaze grid of odd size >= 3 (5 for the paper's "
-                        f"3x3 maze), got a {scenario} of size {size}")
+    if layout == "open" and ("open" not in scenario.domains or size < 3 or size % 2 == 0):
+        raise PoolError(f"layout 'open' is a {open_layout_names()} grid of odd size >= 3 (5 for the paper's "
+                        f"3x3 maze), got a {scenario.name} of size {size}")
 
 
-def _logical_maze(n: int, rng: np.random.Generator, loop_percent: float, max_tries: int) -> Maze:
-    """A plain RegularMaze-shaped maze with exactly two solution paths (Alg. 2-3)."""
+def _logical_maze(scenario: Scenario, n: int, rng: np.random.Generator, loop_percent: float,
+                  max_tries: int) -> Maze:
+    """A plain walled maze with one goal (the scenario's first goal symbol) and exactly two solution
+    paths (Alg. 2-3): what the open grid is laid out from."""
     for _ in range(max_tries):
         picks = rng.choice(n * n, size=2, replace=False)
         start, goal = [(int(p) // n, int(p) % n) for p in picks]
         passages = create_maze(n, start, [goal], rng, loop_percent)
-        maze = _plain_maze(S.REGULAR, n, start, {goal: S.GOAL_COLOUR}, passages)
+        maze = _plain_maze(scenario, n, start, {goal: scenario.goal_symbols[0]}, passages)
         if len(solution_paths(maze)) == 2:
             return maze
     raise PoolError(f"no {n}x{n} maze with exactly two solution paths after {max_tries} attempts")
@@ -184,38 +206,31 @@ def generate_maze(scenario: str, size: int, rng: np.random.Generator, *,
     exactly two solution paths, then paint it (RegularMaze: Alg. 4 with
     ``coloring="paper"``, the authors' path painting with ``"authors"``). A
     QuestMaze with ``layout="open"`` is the paper's open grid of side ``size``
-    built from a logical ``(size + 1) / 2`` maze (:mod:`.quest_open`). Raises
+    built from a logical ``(size + 1) / 2`` maze (:mod:`.open_grid`). Raises
     :class:`PoolError` after ``max_tries`` rejected attempts."""
-    scenario = S.normalize_scenario(scenario)
+    kind = get_scenario(scenario)
     _check_coloring(coloring)
-    _check_layout(scenario, size, layout)
+    _check_layout(kind, size, layout)
     if layout == "open":
-        return open_quest_maze(_logical_maze(logical_size(size), rng, loop_percent, max_tries), rng)
+        return open_grid_maze(kind, _logical_maze(kind, logical_size(size), rng, loop_percent, max_tries), rng)
     if not isinstance(size, int) or size < 2:
         raise PoolError(f"size: expected an integer >= 2, got {size!r}")
-    n_points = 2 if scenario == S.REGULAR else 3
+    paint = PAINTINGS[kind.pool_painting]
     for _ in range(max_tries):
-        picks = rng.choice(size * size, size=n_points, replace=False)
+        # the start, then one cell per goal symbol (its goals are placed in that order)
+        picks = rng.choice(size * size, size=1 + len(kind.goal_symbols), replace=False)
         cells = [(int(p) // size, int(p) % size) for p in picks]
         start = cells[0]
-        if scenario == S.REGULAR:
-            goals = {cells[1]: S.GOAL_COLOUR}
-        else:
-            goals = {cells[1]: "princess", cells[2]: "treasure"}
+        goals = dict(zip(cells[1:], kind.goal_symbols))
         passages = create_maze(size, start, list(goals), rng, loop_percent)
-        maze = _plain_maze(scenario, size, start, goals, passages)
+        maze = _plain_maze(kind, size, start, goals, passages)
         paths = solution_paths(maze)
         if len(paths) != 2:
             continue
-        if scenario == S.QUEST:
-            painted = add_items(maze, paths, rng)
-        elif coloring == "authors":
-            painted = paint_path_interiors(maze, paths, rng)
-        else:
-            painted = add_coloured_cells(maze, paths, rng)
+        painted = paint(maze, paths, rng, coloring)
         remember_paths(painted, paths)
         return painted
-    raise PoolError(f"no {scenario} of size {size} with exactly two solution paths "
+    raise PoolError(f"no {kind.name} of size {size} with exactly two solution paths "
                     f"after {max_tries} attempts")
 
 
@@ -245,11 +260,11 @@ def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0,
     mazes are accepted. Raises :class:`PoolError` when the space of distinct
     mazes seems exhausted (many consecutive duplicates).
     """
-    scenario = S.normalize_scenario(scenario)
+    scenario = normalize_scenario(scenario)
     _check_coloring(coloring)
     if not isinstance(size, int) or size < 2:
         raise PoolError(f"size: expected an integer >= 2, got {size!r}")
-    _check_layout(scenario, size, layout)
+    _check_layout(get_scenario(scenario), size, layout)
     if not isinstance(count, int) or count < 0:
         raise PoolError(f"count: expected a non-negative integer, got {count!r}")
     if not isinstance(size, int) or size < 2:

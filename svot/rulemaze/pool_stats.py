@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from svot.rulemaze import symbols as S
+from svot.rulemaze.scenario import get_scenario
 from svot.rulemaze.matching import evaluate_paths
 from svot.rulemaze.maze import Maze
 from svot.rulemaze.paths import solution_paths
@@ -26,21 +26,9 @@ def pool_stats(mazes: Sequence[Maze]) -> dict:
     out = {"mazes": n, "mean_paths": sum(n_paths) / n,
            "paths_3_share": sum(k == 3 for k in n_paths) / n,
            "path_moves_min": min(lengths), "path_moves_max": max(lengths)}
-    if mazes[0].scenario == S.REGULAR:
-        colours = [[s for row in m.cells for s in row if s in S.COLOURS] for m in mazes]
-        out.update({
-            "uncoloured_share": sum(not c for c in colours) / n,
-            "coloured_cells_mean": sum(len(c) for c in colours) / n,
-            "two_colours_share": sum(len(set(c)) >= 2 for c in colours) / n,
-        })
-    else:
-        items = [sum(s in S.ITEMS for row in m.cells for s in row) for m in mazes]
-        targets = [len(m.goals) for m in mazes]
-        out.update({
-            "items_mean": sum(items) / n,
-            "one_target_share": sum(t == 1 for t in targets) / n,
-            "two_targets_share": sum(t == 2 for t in targets) / n,
-        })
+    # then the scenario's own figures (painted zones, items, targets)
+    out.update(get_scenario(mazes[0].scenario).pool_stats(
+        [[s for row in m.cells for s in row] for m in mazes], [len(m.goals) for m in mazes]))
     return out
 
 
@@ -78,6 +66,6 @@ def pool_report(scenario: str, mazes: Sequence[Maze], coloring: str = "paper") -
     rules' mean match rate on its first :data:`STATS_SAMPLE` mazes."""
     sample = list(mazes[:STATS_SAMPLE])
     rate = bank_match_rate(builtin_rules(scenario), sample)
-    col = f"coloring={coloring}, " if scenario == S.REGULAR else ""
+    col = f"coloring={coloring}, " if get_scenario(scenario).pool_painting == "zones" else ""  # zones only
     return (f"{scenario}: {col}{format_stats(pool_stats(mazes))}; bank rules match {rate:.1%} of "
             f"the first {len(sample)} mazes (mean over rules, unique compliant path)")

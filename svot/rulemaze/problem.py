@@ -2,7 +2,8 @@
 
 :func:`maze_problem` turns a :class:`~svot.rulemaze.maze.Maze` into a
 :class:`svot.pddl.Problem`; :func:`problem_maze` reads one back. The dynamics
-live in the two domain files; this module only writes facts:
+live in the domain files; a maze's scenario (``svot/domains/<name>/scenario.py``) writes its
+initial state dict and the domain's spec writes the facts:
 
 * objects: cells ``c_<row>_<col>`` and the four directions; RegularMaze adds
   the colours (``blue`` ... ``blue_green``, ``green``, ``red``), QuestMaze the
@@ -12,7 +13,7 @@ live in the two domain files; this module only writes facts:
   included), ``(goal c)`` and ``(at start)``; goal ``(at <red cell>)``;
 * QuestMaze: ``(item-at c i)``, ``(target-at c t)``, ``(free c)`` for the other
   cells and ``(at start)``; goal ``(ended)`` (either target reached).
-* The open-grid QuestMaze (a maze with monster cells, :mod:`.quest_open`) is a
+* The open-grid QuestMaze (a maze with monster cells, :mod:`.open_grid`) is a
   problem of ``questmaze5.pddl``, the registry's OpenQuestMaze domain: its spec writes
   ``(adjacent ?from ?dir ?to)`` for every pair of neighbouring cells (no walls),
   ``(monster c)`` for the blocking cells, and the QuestMaze facts above for the others.
@@ -24,16 +25,15 @@ maze, :func:`engine_position` and :func:`collected_cells` read its states.
 from __future__ import annotations
 
 from svot.domains import get_spec
-from svot.domains.passages import edge_walls
 from svot.errors import ProblemError
 from svot.pddl import Problem, load_domain
 from svot.rulemaze import symbols as S
 from svot.rulemaze.maze import Cell, Maze
+from svot.rulemaze.scenario import Scenario, get_scenario, scenarios
 from svot.engine import make_engine
 
-DOMAINS = S.DOMAIN_OF  # each scenario's walled mazes: problems of this registry domain
-#: The open-grid QuestMaze's domain (monster cells block; paper Fig. 3).
-OPEN_QUEST_DOMAIN = S.OPEN_QUEST_DOMAIN
+#: Each scenario's walled mazes are problems of this registry domain.
+DOMAINS = S.DOMAIN_OF
 DIRECTIONS = S.DIRECTIONS
 
 
@@ -48,9 +48,9 @@ def parse_cell_name(name: str) -> Cell:
     return int(parts[1]), int(parts[2])
 
 
-def domain_name(scenario: str) -> str:
-    """``"regularmaze"`` or ``"questmaze"``."""
-    return DOMAINS[S.normalize_scenario(scenario)]
+def domain_name(scenario: str, layout: str = "walls") -> str:
+    """The registry domain of a scenario's mazes of ``layout`` (its folder's ``scenario.domains``)."""
+    return get_scenario(scenario).domains[layout]
 
 
 def load_maze_domain(scenario: str):
@@ -58,9 +58,14 @@ def load_maze_domain(scenario: str):
     return load_domain(domain_name(scenario))
 
 
+def maze_layout(maze: Maze) -> str:
+    """``"open"`` for a maze of the open-grid layout (obstacle cells, no walls), else ``"walls"``."""
+    return "open" if maze.open_grid else "walls"
+
+
 def maze_domain_name(maze: Maze) -> str:
-    """The domain a maze's problem is written for: ``questmaze5`` for the open grid."""
-    return OPEN_QUEST_DOMAIN if maze.open_grid else domain_name(maze.scenario)
+    """The domain a maze's problem is written for (the open grid's has a domain of its own)."""
+    return domain_name(maze.scenario, maze_layout(maze))
 
 
 def action_key(direction: str) -> tuple:
@@ -70,74 +75,31 @@ def action_key(direction: str) -> tuple:
     return ("move", direction)
 
 
-def quest_state(maze: Maze) -> dict:
-    """A walled QuestMaze as a state dict of the ``questmaze`` domain (its initial state)."""
-    n = maze.size
-    items: dict[str, list] = {}
-    for r in range(n):
-        for c in range(n):
-            if maze.symbol((r, c)) in S.ITEMS:
-                items.setdefault(maze.symbol((r, c)), []).append([r, c])
-    targets = {maze.symbol(g): list(g) for g in maze.goals}
-    walls_right, walls_down = edge_walls(n, maze.passages)
-    return {
-        "domain": DOMAINS[S.QUEST], "size": n, "player": list(maze.start),
-        "princess": targets["princess"], "treasure": targets["treasure"],
-        "items": {i: items[i] for i in S.ITEMS if i in items}, "collected": {}, "reached": "none",
-        "walls_right": walls_right, "walls_down": walls_down,
-    }
-
-
-def open_quest_state(maze: Maze) -> dict:
-    """An open-grid QuestMaze as a state dict of the ``questmaze5`` domain (its initial state)."""
-    found: dict[str, dict[str, list]] = {"targets": {}, "items": {}}
-    monsters = []
-    for r in range(maze.size):
-        for c in range(maze.size):
-            sym = maze.symbol((r, c))
-            if sym == S.MONSTER:
-                monsters.append([r, c])
-            elif sym in S.TARGETS or sym in S.ITEMS:
-                found["targets" if sym in S.TARGETS else "items"].setdefault(sym, []).append([r, c])
-    targets, items = found["targets"], found["items"]
-    return {
-        "domain": OPEN_QUEST_DOMAIN, "size": maze.size, "player": list(maze.start),
-        "targets": {t: targets[t] for t in S.TARGETS if t in targets},
-        "items": {i: items[i] for i in S.ITEMS if i in items}, "collected": {}, "reached": "none",
-        "monsters": monsters,
-    }
-
-
-def regular_state(maze: Maze) -> dict:
-    """A RegularMaze as a state dict of the ``regularmaze`` domain (its initial state)."""
-    n = maze.size
-    zones: dict[str, list] = {}
-    for r in range(n):
-        for c in range(n):
-            if maze.symbol((r, c)) in S.COLOURS:
-                zones.setdefault(maze.symbol((r, c)), []).append([r, c])
-    (goal,) = maze.goals
-    walls_right, walls_down = edge_walls(n, maze.passages)
-    return {
-        "domain": DOMAINS[S.REGULAR], "size": n, "player": list(maze.start), "start": list(maze.start),
-        "goal": list(goal), "zones": {z: zones[z] for z in S.COLOURS if z in zones},
-        "walls_right": walls_right, "walls_down": walls_down,
-    }
+def initial_state(maze: Maze) -> dict:
+    """A maze as the initial state dict of its domain (:func:`maze_domain_name`), written by its
+    scenario (``svot/domains/<name>/scenario.py``)."""
+    return get_scenario(maze.scenario).initial_state(maze_layout(maze), maze.size, maze.start, maze.goals,
+                                                     maze.cells, maze.passages)
 
 
 def maze_problem(maze: Maze, name: str | None = None) -> Problem:
     """The PDDL problem of ``maze`` (see the module docstring).
 
-    A maze's problem is the ``regularmaze`` / ``questmaze`` / ``questmaze5`` domain's own (its spec
-    writes it from :func:`regular_state` / :func:`quest_state` / :func:`open_quest_state`): RuleMaze
-    steps the registry's domains, not problems of its own.
+    A maze's problem is its domain's own (the spec writes it from :func:`initial_state`):
+    RuleMaze steps the registry's domains, not problems of its own.
     """
-    if maze.open_grid:
-        state = open_quest_state(maze)
-    else:
-        state = regular_state(maze) if maze.scenario == S.REGULAR else quest_state(maze)
+    state = initial_state(maze)
     return get_spec(state["domain"]).problem_from_state(
         state, f"{maze_domain_name(maze)}-{maze.size}x{maze.size}" if name is None else name)
+
+
+def _scenario_of_domain(domain: str) -> tuple[Scenario, str] | None:
+    """The scenario and layout whose mazes are problems of ``domain``, or None."""
+    for scenario in scenarios():
+        for layout, name in scenario.domains.items():
+            if name == domain:
+                return scenario, layout
+    return None
 
 
 def problem_maze(problem: Problem) -> Maze:
@@ -145,16 +107,17 @@ def problem_maze(problem: Problem) -> Maze:
 
     Raises :class:`ProblemError` when the problem is not a RuleMaze problem.
     """
-    if problem.domain not in (*DOMAINS.values(), OPEN_QUEST_DOMAIN):
+    found = _scenario_of_domain(problem.domain)
+    if found is None:
         raise ProblemError(f"problem {problem.name!r} is for domain {problem.domain!r}, not a RuleMaze domain")
+    scenario, layout = found
     cells = [parse_cell_name(o) for o, t in problem.objects if t == "cell"]
     n = int(round(len(cells) ** 0.5))
     if n * n != len(cells) or sorted(cells) != [(r, c) for r in range(n) for c in range(n)]:
         raise ProblemError(f"problem {problem.name!r}: cells do not form a square grid")
-    if problem.domain == OPEN_QUEST_DOMAIN:
-        return _open_quest_maze(problem, n)
-    scenario = S.REGULAR if problem.domain == DOMAINS[S.REGULAR] else S.QUEST
-    grid = [[S.plain_symbol(scenario)] * n for _ in range(n)]
+    if layout == "open":
+        return _open_grid_maze(problem, scenario, n)
+    grid = [[scenario.plain_symbol] * n for _ in range(n)]
     passages, start, goals = set(), None, []
     for atom in sorted(problem.init):
         pred, args = atom[0], atom[1:]
@@ -166,37 +129,33 @@ def problem_maze(problem: Problem) -> Maze:
         elif pred in ("zone", "item-at", "target-at"):
             cell = parse_cell_name(args[0])
             grid[cell[0]][cell[1]] = args[1]
-            if pred == "target-at" or args[1] == S.GOAL_COLOUR:
+            if args[1] in scenario.goal_symbols:
                 goals.append(cell)
     if start is None:
         raise ProblemError(f"problem {problem.name!r} has no (at ...) atom for the start")
-    if scenario == S.QUEST:
-        grid[start[0]][start[1]] = S.START_QUEST
-    return _maze(problem, scenario, n, start, goals, passages, grid)
+    grid[start[0]][start[1]] = scenario.start_symbol  # (a domain may mark the start by (at ...) alone)
+    return _maze(problem, scenario.name, n, start, goals, passages, grid)
 
 
-def _open_quest_maze(problem: Problem, n: int) -> Maze:
-    """The open grid's maze, read through its domain's spec: neighbours are connected unless a
-    monster stands on either side (``questmaze5.pddl``'s moves)."""
+def _open_grid_maze(problem: Problem, scenario: Scenario, n: int) -> Maze:
+    """An open-grid maze, read through its domain's spec: neighbours are connected unless an
+    obstacle stands on either side (the open domain's moves)."""
     try:
-        state = get_spec(OPEN_QUEST_DOMAIN).state_dict(problem.init, n)
+        state = get_spec(problem.domain).state_dict(problem.init, n)
+        placed = scenario.open_grid_cells(state)
     except (ValueError, KeyError, ProblemError) as exc:
         raise ProblemError(f"problem {problem.name!r} is not an open-grid maze: {exc}") from None
-    grid = [[S.PLAIN_QUEST] * n for _ in range(n)]
-    goals = []
-    for key in ("targets", "items"):
-        for sym, where in state[key].items():
-            for r, c in where:
-                grid[r][c] = sym
-                goals += [(r, c)] if key == "targets" else []
-    for r, c in state["monsters"]:
-        grid[r][c] = S.MONSTER
+    grid = [[scenario.plain_symbol] * n for _ in range(n)]
+    for (r, c), sym in placed.items():
+        grid[r][c] = sym
+    goals = [cell for cell, sym in placed.items() if sym in scenario.goal_symbols]
     start = tuple(state["player"])
-    grid[start[0]][start[1]] = S.START_QUEST
+    grid[start[0]][start[1]] = scenario.start_symbol
+    blocked = scenario.obstacle_symbol
     passages = {(a, b) for a in ((r, c) for r in range(n) for c in range(n))
                 for b in ((a[0], a[1] + 1), (a[0] + 1, a[1]))
-                if b[0] < n and b[1] < n and S.MONSTER not in (grid[a[0]][a[1]], grid[b[0]][b[1]])}
-    return _maze(problem, S.QUEST, n, start, goals, passages, grid)
+                if b[0] < n and b[1] < n and blocked not in (grid[a[0]][a[1]], grid[b[0]][b[1]])}
+    return _maze(problem, scenario.name, n, start, goals, passages, grid)
 
 
 def _maze(problem: Problem, scenario: str, n: int, start, goals, passages, grid) -> Maze:

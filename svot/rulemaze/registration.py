@@ -11,11 +11,9 @@ from __future__ import annotations
 import gymnasium as gym
 
 from svot.envs.registration import max_episode_steps
-from svot.rulemaze.symbols import QUEST, SCENARIOS
+from svot.rulemaze.scenario import scenarios
 
 ENTRY_POINT = "svot.rulemaze.env:RuleMazeEnv"
-#: QuestMaze as the paper draws it (open 5x5 grid, monster cells): new behaviour, new version.
-OPEN_QUEST_ID = "RuleMaze/QuestMaze-5x5-v1"
 
 
 def walled_id(scenario: str) -> str:
@@ -23,21 +21,33 @@ def walled_id(scenario: str) -> str:
     return f"RuleMaze/{scenario}-3x3-v0"
 
 
+def open_id(scenario: str) -> str:
+    """The id of a scenario's open 5x5 grid (as the paper draws it, from a 3x3 maze; obstacle cells):
+    new behaviour, new version, e.g. ``RuleMaze/QuestMaze-5x5-v1``."""
+    return f"RuleMaze/{scenario}-5x5-v1"
+
+
+def _open_scenarios() -> list[str]:
+    return [s.name for s in scenarios() if "open" in s.domains]
+
+
 def env_ids() -> list[str]:
     """The registered RuleMaze ids."""
-    return [walled_id(sc) for sc in SCENARIOS] + [OPEN_QUEST_ID]
+    return [walled_id(s.name) for s in scenarios()] + [open_id(sc) for sc in _open_scenarios()]
 
 
 def register_envs() -> None:
     """Register the RuleMaze ids with Gymnasium (idempotent)."""
-    for scenario in SCENARIOS:
+    for scenario in (s.name for s in scenarios()):
         eid = walled_id(scenario)
         if eid not in gym.registry:
             gym.register(id=eid, entry_point=ENTRY_POINT, max_episode_steps=max_episode_steps(3),
                          kwargs={"scenario": scenario, "size": 3})
-    if OPEN_QUEST_ID not in gym.registry:
-        gym.register(id=OPEN_QUEST_ID, entry_point=ENTRY_POINT, max_episode_steps=max_episode_steps(5),
-                     kwargs={"scenario": QUEST, "size": 5, "layout": "open"})
+    for scenario in _open_scenarios():
+        eid = open_id(scenario)
+        if eid not in gym.registry:
+            gym.register(id=eid, entry_point=ENTRY_POINT, max_episode_steps=max_episode_steps(5),
+                         kwargs={"scenario": scenario, "size": 5, "layout": "open"})
 
 
 register_envs()

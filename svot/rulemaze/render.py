@@ -36,18 +36,16 @@ from svot.errors import ConfigError
 from svot.render.atlas import cell_bounds
 from svot.rulemaze import symbols as S
 from svot.rulemaze.maze import Cell, Maze
+from svot.rulemaze.scenario import get_scenario, scenarios
 from svot.rulemaze.sprites import SCALE, tile
 
 DEFAULT_IMAGE_SIZE = 256
 MIN_CELL = 24  # pixels per cell at least
 
 #: (wall colour, grid-line colour, margin colour) per scenario.
-STYLE = {
-    S.REGULAR: ((22, 22, 22), (188, 188, 188), (255, 255, 255)),
-    S.QUEST: ((58, 46, 40), (70, 104, 56), (236, 226, 198)),
-}
-#: Every line colour of either scenario (what :mod:`.vision` looks for).
-LINE_COLOURS = tuple(c for sc in S.SCENARIOS for c in STYLE[sc][:2])
+STYLE = {s.name: s.palette for s in scenarios()}
+#: Every line colour of every scenario (what :mod:`.vision` looks for).
+LINE_COLOURS = tuple(c for palette in STYLE.values() for c in palette[:2])
 #: The position marker: a magenta ring with a thin white halo.
 MARKER_COLOUR = (236, 0, 236)
 MARKER_HALO = (255, 255, 255)
@@ -164,15 +162,16 @@ def render_maze(maze: Maze, image_size: int = DEFAULT_IMAGE_SIZE, *, marker: Cel
     lay = layout(image_size, maze.size)
     img = _base(maze.scenario, lay)
     gone = {tuple(c) for c in collected}
-    plain = S.plain_symbol(maze.scenario)
+    kind = get_scenario(maze.scenario)
     for r in range(maze.size):
         for c in range(maze.size):
             sym = maze.cells[r][c]
-            if (r, c) in gone and sym in S.ITEMS:
-                sym = plain
+            if (r, c) in gone and sym in kind.collected_symbols:
+                sym = kind.plain_symbol
             y0, y1, x0, x1 = lay.cell_box((r, c))
             img[y0:y1, x0:x1] = tile(sym, y1 - y0, x1 - x0)
-    draw_grid(img, lay, maze.scenario, maze.passages, maze.cells_with(S.MONSTER))
+    blocked = maze.cells_with(kind.obstacle_symbol) if kind.obstacle_symbol is not None else ()
+    draw_grid(img, lay, maze.scenario, maze.passages, blocked)
     if marker is not None:
         draw_marker(img, lay, marker)
     return img
@@ -237,11 +236,7 @@ def legend(scenario: str, size: int = 64) -> dict[str, np.ndarray]:
     return {sym: tile(sym, size, size) for sym in S.cell_symbols(scenario)}
 
 
-LEGEND_NAMES = {
-    "green": "start (green)", "red": "goal (red)", "white": "plain cell", "blue_green": "blue-green",
-    "prince": "prince (start)", "princess": "princess (target)", "treasure": "treasure (target)",
-    "grass": "grass (plain)",
-}
+LEGEND_NAMES = {sym: name for s in scenarios() for sym, name in s.legend_names.items()}
 
 
 def legend_image(scenario: str, tile_size: int = 48) -> np.ndarray:

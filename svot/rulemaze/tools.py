@@ -134,7 +134,7 @@ def verify_endpoint(image, goal: str | None = None) -> bool:
     treasure; either when None)."""
     s = inspect_grid(image)
     if goal is None:
-        return s in (S.GOAL_COLOUR,) + S.TARGETS
+        return s in S.GOAL_SYMBOLS
     return s == str(goal).strip().lower()
 
 

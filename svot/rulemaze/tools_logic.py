@@ -29,6 +29,7 @@ from svot.rulemaze.maze import Cell, Maze
 from svot.rulemaze.rules.analysis import scenario_of
 from svot.rulemaze.rules.bank import builtin_rules
 from svot.rulemaze.rules.compiler import VIOLATED, compile_rule
+from svot.rulemaze.scenario import scenario_of_symbols
 from svot.rulemaze.rules.parser import parse_formula
 from svot.rulemaze.rules.record import Rule
 from svot.rulemaze.trajectory import Trajectory
@@ -120,7 +121,7 @@ def verify_rule(rule, actions: Sequence[str], states: Sequence[str], *,
     states = [S.inspect_symbol(str(s).strip().lower()) for s in states]
     if len(states) == len(actions):
         sc = scenario or (maze.scenario if maze is not None else None) or scenario_of(formula) \
-            or (S.QUEST if any(s in S.QUEST_CELL_SYMBOLS for s in states) else S.REGULAR)
+            or scenario_of_symbols(states, default=S.SCENARIOS[0])
         states = [S.start_symbol(sc)] + states
     if len(states) != len(actions) + 1:
         return False
@@ -128,7 +129,7 @@ def verify_rule(rule, actions: Sequence[str], states: Sequence[str], *,
         return False
     traj = Trajectory(tuple(states), tuple(actions))
     if complete is None:
-        complete = bool(actions) and states[-1] in (S.GOAL_COLOUR,) + S.TARGETS
+        complete = bool(actions) and states[-1] in S.GOAL_SYMBOLS
     v = compile_rule(formula)
     return v.check(traj) if complete else v.status(traj) != VIOLATED
 

@@ -72,7 +72,7 @@ class Trajectory:
         syms = []
         for cell in path:
             sym = S.inspect_symbol(maze.symbol(cell))
-            if sym in S.ITEMS and cell in seen:
+            if sym in S.COLLECTED_SYMBOLS and cell in seen:
                 sym = S.NORMAL  # already collected
             seen.add(cell)
             syms.append(sym)

@@ -35,6 +35,7 @@ from svot.render.perceive import as_rgb
 from svot.rulemaze import symbols as S
 from svot.rulemaze.maze import Cell, Maze
 from svot.rulemaze.render import LINE_COLOURS, MARKER_COLOUR, apply_marker
+from svot.rulemaze.scenario import get_scenario, scenario_of_symbols, scenarios
 from svot.rulemaze.sprites import tile
 
 LINE_TOLERANCE = 40  # RGB distance to a line colour
@@ -43,7 +44,7 @@ LINE_FRACTION = 0.5  # share of line pixels that makes a column / row a boundary
 FEATURE_K = 8
 
 #: Every symbol of both scenarios, the template order of :func:`classify_cells`.
-VOCABULARY: tuple[str, ...] = S.REGULAR_CELL_SYMBOLS + S.QUEST_CELL_SYMBOLS
+VOCABULARY: tuple[str, ...] = tuple(sym for s in scenarios() for sym in s.cell_symbols)
 
 
 class PerceptionError(ParseError):
@@ -199,10 +200,9 @@ def read_cells(image, geo: Geometry | None = None) -> list[list[str]]:
 
 
 def scenario_of_cells(cells) -> str:
-    """The scenario the read symbols belong to (majority; QuestMaze on a tie)."""
-    regular = sum(1 for row in cells for s in row if s in S.REGULAR_CELL_SYMBOLS)
-    quest = sum(1 for row in cells for s in row if s in S.QUEST_CELL_SYMBOLS)
-    return S.REGULAR if regular > quest else S.QUEST
+    """The scenario the read symbols belong to (majority; the later declared on a tie, or when none
+    belongs to any)."""
+    return scenario_of_symbols([s for row in cells for s in row], default=S.SCENARIOS[-1])
 
 
 # --------------------------------------------------------------------------- marker
@@ -274,9 +274,10 @@ def read_maze(image) -> Maze:
     goals = [(r, c) for r in range(geo.n) for c in range(geo.n) if cells[r][c] in S.goal_symbols(scenario)]
     if len(starts) != 1:
         raise PerceptionError(f"expected one start cell ({start_sym}), found {len(starts)}")
-    # a monster blocks its cell (the open-grid QuestMaze draws no walls around it)
+    # an obstacle (a monster) blocks its cell: the open grid draws no walls around it
+    obstacle = get_scenario(scenario).obstacle_symbol
     passages = tuple(p for p in read_walls(arr, geo)
-                     if S.MONSTER not in (cells[p[0][0]][p[0][1]], cells[p[1][0]][p[1][1]]))
+                     if obstacle not in (cells[p[0][0]][p[0][1]], cells[p[1][0]][p[1][1]]))
     try:
         return Maze(scenario, geo.n, starts[0], tuple(goals), passages,
                     tuple(tuple(row) for row in cells))

@@ -21,8 +21,7 @@ from svot.problem_gen import generate
 from svot.rulemaze.env import RuleMazeEnv
 from svot.rulemaze.paths import solution_paths
 from svot.rulemaze.pool import generate_pool
-from svot.rulemaze.problem import (collected_cells, engine_position, maze_problem, open_quest_state, problem_maze,
-                                   quest_state, regular_state)
+from svot.rulemaze.problem import collected_cells, engine_position, initial_state, maze_problem, problem_maze
 
 SPEC = get_spec("questmaze")
 POOL = generate_pool("QuestMaze", 3, count=30, seed=11)
@@ -37,11 +36,11 @@ def test_a_pool_maze_is_a_state_of_the_domain_and_reads_back(index):
     maze = POOL[index]
     problem = maze_problem(maze)
     assert problem.domain == SPEC.name == SPEC.pddl
-    assert SPEC.state_dict(problem.init, maze.size) == quest_state(maze)
+    assert SPEC.state_dict(problem.init, maze.size) == initial_state(maze)
     assert problem_maze(problem) == maze
     # every inner edge is a wall or a passage, never both (the maze's own walls)
-    walls = {("right", tuple(c)) for c in quest_state(maze)["walls_right"]} | {
-        ("down", tuple(c)) for c in quest_state(maze)["walls_down"]}
+    walls = {("right", tuple(c)) for c in initial_state(maze)["walls_right"]} | {
+        ("down", tuple(c)) for c in initial_state(maze)["walls_down"]}
     assert len(walls) + len(maze.passages) == 2 * maze.size * (maze.size - 1)
 
 
@@ -82,7 +81,7 @@ def test_the_domains_problems_are_mazes_the_rule_layer_reads(split):
 def test_a_regular_pool_maze_is_a_state_of_its_domain_and_both_envs_walk_it_alike(index):
     maze, spec = REGULAR[index], get_spec("regularmaze")
     problem = maze_problem(maze)
-    assert problem.domain == spec.name and spec.state_dict(problem.init, maze.size) == regular_state(maze)
+    assert problem.domain == spec.name and spec.state_dict(problem.init, maze.size) == initial_state(maze)
     assert problem_maze(problem) == maze
     rule_env = RuleMazeEnv(scenario="RegularMaze")
     rule_env.reset(seed=0, options={"maze": maze})
@@ -103,10 +102,10 @@ def test_open_grid_pool_mazes_are_states_of_the_open_domain_and_read_back():
     for maze in OPEN:
         problem = maze_problem(maze)
         assert problem.domain == spec.name == spec.pddl and problem.name == "questmaze5-5x5"
-        assert spec.state_dict(problem.init, maze.size) == open_quest_state(maze)
+        assert spec.state_dict(problem.init, maze.size) == initial_state(maze)
         assert problem_maze(problem) == maze
     # the pool keeps one target where no cell lies on one path only: the state says so
-    assert {len(open_quest_state(m)["targets"]) for m in OPEN} == {1, 2}
+    assert {len(initial_state(m)["targets"]) for m in OPEN} == {1, 2}
 
 
 @pytest.mark.parametrize("index", range(0, len(OPEN), 4))

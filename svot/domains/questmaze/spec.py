@@ -8,6 +8,7 @@ from svot.domains.passages import add_wall_kinds, open_atoms, walls_from_open
 from svot.domains.questmaze import look as look_module
 from svot.domains.questmaze import wording as wording_module
 from svot.domains.questmaze.look import ITEMS, TARGETS
+from svot.domains.questmaze.scenario import SCENARIO
 from svot.pddl.problem import Problem
 
 #: What ``reached`` says before a target is reached.
@@ -103,6 +104,9 @@ class QuestMazeSpec(DomainSpec):
 
     env_entry_point = "svot.domains.questmaze.env:QuestMazeEnv"
     vector_entry_point = "svot.domains.questmaze.env:QuestMazeVectorEnv"
+
+    # --- RuleMaze ---
+    rulemaze_scenario = SCENARIO  # its rules, pools and exports (svot.rulemaze.scenario)
 
     # --- scoring ---
     state_fields = ("action", "player", "items", "collected", "reached")

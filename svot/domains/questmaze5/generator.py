@@ -11,7 +11,7 @@ logical cells among the other ones (density 0.3, OOD 0.6). The free cells are co
 target is always reachable; the plan is the shortest by breadth-first search on the grounded
 engine (actions tried in order up, down, left, right).
 
-This is the domain's own sampler. RuleMaze's open-grid pools (:mod:`svot.rulemaze.quest_open`)
+This is the domain's own sampler. RuleMaze's open-grid pools (:mod:`svot.rulemaze.open_grid`)
 filter mazes for two solution paths and place targets and items along them, on the same Alg. 3.
 """
 

@@ -8,6 +8,7 @@ from svot.domains.passages import add_wall_kinds, open_atoms, walls_from_open
 from svot.domains.regularmaze import look as look_module
 from svot.domains.regularmaze import wording as wording_module
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
+from svot.domains.regularmaze.scenario import SCENARIO
 from svot.pddl.problem import Problem
 
 
@@ -95,6 +96,9 @@ class RegularMazeSpec(DomainSpec):
 
     env_entry_point = "svot.domains.regularmaze.env:RegularMazeEnv"
     vector_entry_point = "svot.domains.regularmaze.env:RegularMazeVectorEnv"
+
+    # --- RuleMaze ---
+    rulemaze_scenario = SCENARIO  # its rules, pools and exports (svot.rulemaze.scenario)
 
     # --- scoring ---
     state_fields = ("action", "player")

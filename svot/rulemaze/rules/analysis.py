@@ -50,6 +50,7 @@ from __future__ import annotations
 from svot.errors import ConfigError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.rules import ast as A
+from svot.rulemaze.scenario import scenarios
 
 DIFFICULTIES = ("easy", "medium", "hard")
 #: Difficulty schemes: the paper's connective count, or the authors' prompt tiers.
@@ -152,12 +153,12 @@ def semantic_types(formula) -> tuple[str, ...]:
 
 
 def scenario_of(formula) -> str | None:
-    """The scenario whose predicates the formula uses, or None when it mixes both."""
+    """The scenario whose rule family the formula's predicates all belong to, or None when it
+    mixes families."""
     nodes = A.atoms(formula)
-    if all(isinstance(a, A.TIME_ATOMS) for a in nodes):
-        return S.REGULAR
-    if all(isinstance(a, A.HISTORY_ATOMS) for a in nodes):
-        return S.QUEST
+    for scenario in scenarios():
+        if all(isinstance(a, A.FAMILIES[scenario.rule_family]) for a in nodes):
+            return scenario.name
     return None
 
 

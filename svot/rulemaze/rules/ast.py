@@ -85,6 +85,8 @@ Formula = Union[Atom, Not, And, Or, Implies]
 TIME_ATOMS = (Zone, Move)
 HISTORY_ATOMS = (Seen, Moved, Count, TargetIs)
 ATOM_TYPES = TIME_ATOMS + HISTORY_ATOMS
+#: The rule language's two families; a scenario writes its rules in one (its ``rule_family``).
+FAMILIES = {"time-indexed": TIME_ATOMS, "history": HISTORY_ATOMS}
 BINARY = (And, Or, Implies)
 
 

@@ -29,16 +29,15 @@ from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import RuleError
 from svot.rulemaze.rules import ast as A
 from svot.rulemaze.rules import lexer as L
+from svot.rulemaze.scenario import scenarios
 
 MAX_DEPTH = 100
 MAX_OFFSET = 1
 
 PREDICATES = {"zone": "Zone", "move": "Move", "seen": "Seen", "moved": "Moved",
               "count": "Count", "targetis": "TargetIs"}
-SCENARIO_PREDICATES = {
-    S.REGULAR: ("Zone", "Move"),
-    S.QUEST: ("Seen", "Moved", "Count", "TargetIs"),
-}
+#: The predicates each scenario's rules may use: those of its rule family.
+SCENARIO_PREDICATES = {s.name: tuple(atom.__name__ for atom in A.FAMILIES[s.rule_family]) for s in scenarios()}
 
 
 class _Parser:

@@ -47,6 +47,7 @@ from svot.rulemaze.rules.analysis import DIFFICULTIES, difficulty as _difficulty
 from svot.rulemaze.rules.compiler import compile_rule
 from svot.rulemaze.rules.record import Rule
 from svot.rulemaze.rules.printer import format_formula
+from svot.rulemaze.scenario import get_scenario
 from svot.rulemaze.trajectory import Trajectory
 
 _COUNTS = (("food", ">=", 2), ("food", ">=", 3), ("key", ">=", 2), ("heart", ">=", 2),
@@ -63,8 +64,8 @@ def _lit(atom, positive: bool):
     return atom if positive else A.Not(atom)
 
 
-# ----------------------------------------------------------------- RegularMaze
-def _reg_condition(rng, kind: int | None = None):
+# ----------------------------------------------------------------- time-indexed rules (RegularMaze)
+def _timed_condition(rng, kind: int | None = None):
     """0: ``Zone(t,c)``, 1: ``Zone(t-1,c)``, 2: ``Move(t-1,d)``."""
     kind = int(rng.integers(3)) if kind is None else kind
     if kind == 0:
@@ -74,7 +75,7 @@ def _reg_condition(rng, kind: int | None = None):
     return A.Move(-1, _pick(rng, S.DIRECTIONS))
 
 
-def _reg_constraint(rng, kind: int | None = None):
+def _timed_constraint(rng, kind: int | None = None):
     kind = int(rng.integers(2)) if kind is None else kind
     if kind == 0:
         return A.Move(0, _pick(rng, S.DIRECTIONS))
@@ -85,7 +86,7 @@ def _if_sentence(cond_text: str, then_text: str) -> str:
     return E.sentence(f"if {cond_text}, {then_text}")
 
 
-def _regular(difficulty: str, rng) -> tuple[object, str]:
+def _timed_rule(difficulty: str, rng) -> tuple[object, str]:
     if difficulty == "easy":
         shape = int(rng.integers(5))
         if shape < 3:
@@ -98,7 +99,7 @@ def _regular(difficulty: str, rng) -> tuple[object, str]:
     if difficulty == "medium":
         shape = int(rng.integers(4))
         if shape == 0:
-            c, k, pos = _reg_condition(rng), _reg_constraint(rng), bool(rng.random() < 0.5)
+            c, k, pos = _timed_condition(rng), _timed_constraint(rng), bool(rng.random() < 0.5)
             return A.Implies(c, _lit(k, pos)), _if_sentence(E.condition(c), "you " + E.duty(k, pos))
         if shape == 1:
             c1, c2 = (S.COLOURS[int(i)] for i in rng.choice(len(S.COLOURS), 2, replace=False))
@@ -113,8 +114,8 @@ def _regular(difficulty: str, rng) -> tuple[object, str]:
     shape = int(rng.integers(5))
     if shape == 0:  # (C1 AND C2) -> K
         kinds = sorted(int(i) for i in rng.choice(3, 2, replace=False))
-        conds = [_reg_condition(rng, kind) for kind in kinds]
-        k, pos = _reg_constraint(rng), bool(rng.random() < 0.5)
+        conds = [_timed_condition(rng, kind) for kind in kinds]
+        k, pos = _timed_constraint(rng), bool(rng.random() < 0.5)
         c1, c2 = conds
         if kinds == [0, 2]:  # Zone(t) with Move(t-1): "entered a c cell by moving d"
             c1, c2 = c2, c1
@@ -126,24 +127,24 @@ def _regular(difficulty: str, rng) -> tuple[object, str]:
         return A.Implies(A.And(c1, c2), _lit(k, pos)), _if_sentence(cond_text, "you " + E.duty(k, pos))
     if shape == 1:  # (C1 OR C2) -> K with two current colours
         c1, c2 = (S.COLOURS[int(i)] for i in rng.choice(len(S.COLOURS), 2, replace=False))
-        k, pos = _reg_constraint(rng), bool(rng.random() < 0.5)
+        k, pos = _timed_constraint(rng), bool(rng.random() < 0.5)
         cond_text = f"you are on {E.article(E.colour(c1))} or {E.colour(c2)} cell"
         return (A.Implies(A.Or(A.Zone(0, c1), A.Zone(0, c2)), _lit(k, pos)),
                 _if_sentence(cond_text, "you " + E.duty(k, pos)))
     if shape == 2:  # C -> (K1 AND K2), one move and one next-zone constraint
-        c = _reg_condition(rng)
+        c = _timed_condition(rng)
         order = [0, 1] if rng.random() < 0.5 else [1, 0]
-        ks = [(_reg_constraint(rng, kind), bool(rng.random() < 0.5)) for kind in order]
+        ks = [(_timed_constraint(rng, kind), bool(rng.random() < 0.5)) for kind in order]
         text = "you " + E.join_and([E.duty(k, p) for k, p in ks])
         return (A.Implies(c, A.And(_lit(*ks[0]), _lit(*ks[1]))),
                 _if_sentence(E.condition(c), text))
     if shape == 3:  # C -> (K1 OR K2), positive constraints
-        c = _reg_condition(rng)
+        c = _timed_condition(rng)
         if rng.random() < 0.5:
             d1, d2 = (S.DIRECTIONS[int(i)] for i in rng.choice(4, 2, replace=False))
             return (A.Implies(c, A.Or(A.Move(0, d1), A.Move(0, d2))),
                     _if_sentence(E.condition(c), f"your next move must be {d1} or {d2}"))
-        k1, k2 = _reg_constraint(rng, 0), _reg_constraint(rng, 1)
+        k1, k2 = _timed_constraint(rng, 0), _timed_constraint(rng, 1)
         return (A.Implies(c, A.Or(k1, k2)),
                 _if_sentence(E.condition(c), f"you must {E.bare(k1)}, {E.bare(k2)}, or both"))
     cols = [S.COLOURS[int(i)] for i in rng.choice(len(S.COLOURS), 3, replace=False)]
@@ -152,8 +153,8 @@ def _regular(difficulty: str, rng) -> tuple[object, str]:
     return f, E.sentence(f"never enter a cell that is {words[0]}, {words[1]}, or {words[2]}")
 
 
-# ----------------------------------------------------------------- QuestMaze
-def _quest_atom(rng):
+# ----------------------------------------------------------------- history rules (QuestMaze)
+def _history_atom(rng):
     kind = int(rng.integers(4))
     if kind == 0:
         return A.Seen(_pick(rng, S.ITEMS))
@@ -164,66 +165,69 @@ def _quest_atom(rng):
     return A.TargetIs(_pick(rng, S.TARGETS))
 
 
-def _quest_literal(rng, positive_only: bool = False):
-    atom = _quest_atom(rng)
+def _history_literal(rng, positive_only: bool = False):
+    atom = _history_atom(rng)
     positive = True if positive_only or (isinstance(atom, A.Count) and atom.op == "==") \
         else bool(rng.random() < 0.6)
     return atom, positive
 
 
-def _quest(difficulty: str, rng) -> tuple[object, str]:
+def _history_rule(difficulty: str, rng) -> tuple[object, str]:
     if difficulty == "easy":
-        k, p = _quest_literal(rng)
+        k, p = _history_literal(rng)
         return _lit(k, p), E.sentence("you " + E.duty(k, p))
     if difficulty == "medium":
         shape = int(rng.integers(3))
         if shape == 0:
-            (c, cp), (k, kp) = _quest_literal(rng), _quest_literal(rng)
+            (c, cp), (k, kp) = _history_literal(rng), _history_literal(rng)
             return (A.Implies(_lit(c, cp), _lit(k, kp)),
                     _if_sentence(E.condition(c, cp), "you " + E.duty(k, kp)))
         if shape == 1:
-            (k1, p1), (k2, p2) = _quest_literal(rng), _quest_literal(rng)
+            (k1, p1), (k2, p2) = _history_literal(rng), _history_literal(rng)
             return (A.And(_lit(k1, p1), _lit(k2, p2)),
                     E.sentence("you " + E.join_and([E.duty(k1, p1), E.duty(k2, p2)])))
-        (k1, _), (k2, _) = _quest_literal(rng, True), _quest_literal(rng, True)
+        (k1, _), (k2, _) = _history_literal(rng, True), _history_literal(rng, True)
         return A.Or(k1, k2), E.sentence(f"you must {E.bare(k1)}, {E.bare(k2)}, or both")
     shape = int(rng.integers(5))
     if shape in (0, 1):
-        (c1, p1), (c2, p2), (k, kp) = (_quest_literal(rng) for _ in range(3))
+        (c1, p1), (c2, p2), (k, kp) = (_history_literal(rng) for _ in range(3))
         node, word = (A.And, "and") if shape == 0 else (A.Or, "or")
         return (A.Implies(node(_lit(c1, p1), _lit(c2, p2)), _lit(k, kp)),
                 _if_sentence(f"{E.condition(c1, p1)} {word} {E.condition(c2, p2)}",
                              "you " + E.duty(k, kp)))
     if shape == 2:
-        (c, cp), (k1, p1), (k2, p2) = (_quest_literal(rng) for _ in range(3))
+        (c, cp), (k1, p1), (k2, p2) = (_history_literal(rng) for _ in range(3))
         return (A.Implies(_lit(c, cp), A.And(_lit(k1, p1), _lit(k2, p2))),
                 _if_sentence(E.condition(c, cp), "you " + E.join_and([E.duty(k1, p1), E.duty(k2, p2)])))
     if shape == 3:
-        (c, cp) = _quest_literal(rng)
-        (k1, _), (k2, _) = _quest_literal(rng, True), _quest_literal(rng, True)
+        (c, cp) = _history_literal(rng)
+        (k1, _), (k2, _) = _history_literal(rng, True), _history_literal(rng, True)
         return (A.Implies(_lit(c, cp), A.Or(k1, k2)),
                 _if_sentence(E.condition(c, cp), f"you must {E.bare(k1)}, {E.bare(k2)}, or both"))
-    lits = [_quest_literal(rng) for _ in range(3)]
+    lits = [_history_literal(rng) for _ in range(3)]
     f = A.And(A.And(_lit(*lits[0]), _lit(*lits[1])), _lit(*lits[2]))
     return f, E.sentence("you " + E.join_and([E.duty(k, p) for k, p in lits]))
+
+
+#: A rule family (:data:`svot.rulemaze.rules.ast.FAMILIES`) -> the composer of its rules.
+FAMILY_BUILDERS = {"time-indexed": _timed_rule, "history": _history_rule}
 
 
 # ----------------------------------------------------------------- checks
 @lru_cache(maxsize=None)
 def _probes(scenario: str) -> tuple[Trajectory, ...]:
+    kind = get_scenario(scenario)
     rng = np.random.default_rng(20240607)
     out = []
     for _ in range(600):
         length = int(rng.integers(2, 9))
         actions = tuple(_pick(rng, S.DIRECTIONS) for _ in range(length))
-        if scenario == S.REGULAR:
-            inner = (S.NORMAL, S.NORMAL) + S.COLOURS
-            middle = tuple(_pick(rng, inner) for _ in range(length - 1))
-            out.append(Trajectory((S.START_COLOUR,) + middle + (S.GOAL_COLOUR,), actions))
-        else:
-            inner = (S.NORMAL, S.NORMAL) + S.ITEMS
-            middle = tuple(_pick(rng, inner) for _ in range(length - 1))
-            out.append(Trajectory((S.START_QUEST,) + middle + (_pick(rng, S.TARGETS),), actions))
+        # plain cells (twice as likely) or painted ones on the way, and a goal at the end
+        inner = (S.NORMAL, S.NORMAL) + kind.paint_symbols
+        middle = tuple(_pick(rng, inner) for _ in range(length - 1))
+        goals = kind.goal_symbols
+        end = goals[0] if len(goals) == 1 else _pick(rng, goals)  # (a draw only when there is a choice)
+        out.append(Trajectory((kind.start_symbol,) + middle + (end,), actions))
     return tuple(out)
 
 
@@ -252,7 +256,7 @@ def is_well_formed(formula, scenario: str) -> bool:
 
 
 def _rule_id(scenario: str, difficulty: str, logic: str) -> str:
-    short = "regular" if scenario == S.REGULAR else "quest"
+    short = get_scenario(scenario).rule_id_prefix
     return f"sampled-{short}-{difficulty}-{hashlib.sha1(logic.encode()).hexdigest()[:10]}"
 
 
@@ -262,7 +266,7 @@ def sample_rule(scenario: str, difficulty: str, rng: np.random.Generator, *,
     scenario = S.normalize_scenario(scenario)
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {DIFFICULTIES}, got {difficulty!r}")
-    build = _regular if scenario == S.REGULAR else _quest
+    build = FAMILY_BUILDERS[get_scenario(scenario).rule_family]
     for _ in range(max_tries):
         formula, text = build(difficulty, rng)
         if _difficulty(formula) != difficulty or not is_well_formed(formula, scenario):

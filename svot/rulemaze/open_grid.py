@@ -1,5 +1,8 @@
-"""The open-grid QuestMaze the RuleMaze paper draws (Fig. 3; §5 "cell-based layouts without
-complex wall structures"): a ``(2n-1) x (2n-1)`` cell grid, 5 x 5 for the paper's 3 x 3 maze.
+"""The open-grid layout the RuleMaze paper draws for QuestMaze (Fig. 3; §5 "cell-based layouts
+without complex wall structures"): a ``(2n-1) x (2n-1)`` cell grid, 5 x 5 for the paper's 3 x 3 maze.
+It is built for any scenario that declares an ``"open"`` layout (:mod:`.scenario`), with that
+scenario's symbols: its obstacle (the monster), its two goal symbols (princess and treasure) as the
+targets and its paint symbols (key, heart, food) as the items.
 
 Construction (own code; the layout and the proportions are the facts measured on the
 authors' generator, listed in /work/shared/papers/README.md):
@@ -30,9 +33,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from svot.rulemaze import symbols as S
 from svot.rulemaze.maze import Cell, Maze
 from svot.rulemaze.paths import remember_paths, solution_paths
+from svot.rulemaze.scenario import Scenario
 
 TWO_TARGET_PROBABILITY = 0.7
 PATH_ITEM_PROBABILITY = 0.95
@@ -43,6 +46,12 @@ MAX_PER_PATH = 2
 def grid_size(logical: int) -> int:
     """The open grid's side for a logical ``n x n`` maze: ``2n - 1``."""
     return 2 * logical - 1
+
+
+def maze_side(logical: int, layout: str) -> int:
+    """The side of a maze of ``layout`` made from a logical ``n x n`` maze: ``n`` with walls,
+    :func:`grid_size` on the open grid."""
+    return grid_size(logical) if layout == "open" else logical
 
 
 def logical_size(size: int) -> int:
@@ -85,17 +94,20 @@ def _grid_passages(n: int, free: set[Cell]) -> tuple:
     return tuple(sorted(out))
 
 
-def _build(n: int, free: set[Cell], start: Cell, symbols: dict[Cell, str]) -> Maze:
-    grid = [[S.PLAIN_QUEST if (r, c) in free else S.MONSTER for c in range(n)] for r in range(n)]
-    grid[start[0]][start[1]] = S.START_QUEST
+def _build(scenario: Scenario, n: int, free: set[Cell], start: Cell, symbols: dict[Cell, str]) -> Maze:
+    grid = [[scenario.plain_symbol if (r, c) in free else scenario.obstacle_symbol for c in range(n)]
+            for r in range(n)]
+    grid[start[0]][start[1]] = scenario.start_symbol
     for cell, sym in symbols.items():
         grid[cell[0]][cell[1]] = sym
-    goals = tuple(sorted(c for c, s in symbols.items() if s in S.TARGETS))
-    return Maze(S.QUEST, n, start, goals, _grid_passages(n, free), tuple(tuple(r) for r in grid))
+    goals = tuple(sorted(c for c, s in symbols.items() if s in scenario.goal_symbols))
+    return Maze(scenario.name, n, start, goals, _grid_passages(n, free), tuple(tuple(r) for r in grid))
 
 
-def open_quest_maze(logical_maze: Maze, rng: np.random.Generator) -> Maze:
-    """Steps 2-4 of the module docstring, for a logical maze with exactly two paths."""
+def open_grid_maze(scenario: Scenario, logical_maze: Maze, rng: np.random.Generator) -> Maze:
+    """Steps 2-4 of the module docstring, for a logical maze with exactly two paths: the open grid
+    of ``scenario`` (its obstacle on blocked cells, its two goal symbols as the targets, its
+    ``paint_symbols`` as the items)."""
     n, free = open_grid(logical_maze)
     start, goal = _phys(logical_maze.start), _phys(logical_maze.goals[0])
     paths = [_expand(p) for p in solution_paths(logical_maze)]
@@ -103,22 +115,22 @@ def open_quest_maze(logical_maze: Maze, rng: np.random.Generator) -> Maze:
                for p in paths]
     own = [[c for c in cs if all(c not in o for j, o in enumerate(centres) if j != i)]
            for i, cs in enumerate(centres)]
-    first, second = (S.TARGETS[i] for i in rng.permutation(2))
+    first, second = (scenario.goal_symbols[i] for i in rng.permutation(2))
     symbols = {goal: first}
     if rng.random() < TWO_TARGET_PROBABILITY and any(own):
         weights = np.array([len(o) for o in own], float)
         side = own[int(rng.choice(len(own), p=weights / weights.sum()))]
         dist = np.array([max(np.hypot(c[0] - start[0], c[1] - start[1]), 1e-6) for c in side])
         symbols[side[int(rng.choice(len(side), p=dist / dist.sum()))]] = second
-    maze = _build(n, free, start, symbols)
-    return _add_open_items(maze, rng)
+    maze = _build(scenario, n, free, start, symbols)
+    return _add_open_items(scenario.paint_symbols, maze, rng)
 
 
-def _add_open_items(maze: Maze, rng: np.random.Generator) -> Maze:
+def _add_open_items(palette: tuple[str, ...], maze: Maze, rng: np.random.Generator) -> Maze:
     paths = solution_paths(maze)
     fixed = {maze.start, *maze.goals}
     cells = [[c for c in p if c[0] % 2 == 0 and c[1] % 2 == 0 and c not in fixed] for p in paths]
-    kinds = [S.ITEMS[i] for i in rng.permutation(len(S.ITEMS))]
+    kinds = [palette[i] for i in rng.permutation(len(palette))]
     items: dict[Cell, str] = {}
     for i, cs in enumerate(cells):
         own = [c for c in cs if all(c not in o for j, o in enumerate(cells) if j != i) and c not in items]
@@ -128,7 +140,7 @@ def _add_open_items(maze: Maze, rng: np.random.Generator) -> Maze:
                 items[own[j]] = kinds[i % len(kinds)]
     spare = sorted({c for cs in cells for c in cs} - set(items))
     if spare and rng.random() < EXTRA_ITEM_PROBABILITY:
-        items[spare[int(rng.integers(len(spare)))]] = S.ITEMS[int(rng.integers(len(S.ITEMS)))]
+        items[spare[int(rng.integers(len(spare)))]] = palette[int(rng.integers(len(palette)))]
     out = maze.replace_cells(items) if items else maze
     remember_paths(out, paths)
     return out
