@@ -277,6 +277,9 @@ class DomainSpec:
     vector_entry_point: ClassVar[str | None] = None
     # predicates whose other argument is the kind they draw: (item-at ?c key) draws the kind "key"
     kind_argument_predicates: ClassVar[frozenset[str]] = frozenset()
+    # RuleMaze: the scenario object (svot.rulemaze.scenario.Scenario) of a domain whose mazes carry
+    # rules, or None. Typed loosely: the RuleMaze layer sits above the domains and checks the protocol.
+    rulemaze_scenario: ClassVar[Any] = None
 
     def atom_kind_names(self, pred: str, rest: list[str]) -> list[str]:
         """The kinds an atom of ``pred`` may draw in its cell, most specific first (``rest``: its other arguments).

@@ -106,10 +106,9 @@ class Scenario(Protocol):
 
 def scenarios() -> tuple[Scenario, ...]:
     """The declared scenarios, in the domain registry's order."""
-    # a domain takes part in RuleMaze by naming its scenario on its spec; DomainSpec itself
-    # (svot.domains.base) has no such attribute, so the other domains simply lack it
-    found = (getattr(spec, "rulemaze_scenario", None) for spec in SPECS.values())
-    return tuple(s for s in found if s is not None)
+    # a domain takes part in RuleMaze by naming its scenario on its spec (DomainSpec.rulemaze_scenario,
+    # None for the others)
+    return tuple(spec.rulemaze_scenario for spec in SPECS.values() if spec.rulemaze_scenario is not None)
 
 
 def scenario_names() -> tuple[str, ...]:
