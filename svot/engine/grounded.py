@@ -386,6 +386,56 @@ class TaskChains:
         return eff
 
 
+_STUCK_LIMIT = 100_000  # verdicts kept per table; a full table starts over
+
+
+class _StuckTable:
+    """:meth:`_Stepping.stuck` for one tuple of action literals: the bits read per pivot atom, and verdicts."""
+
+    def __init__(self, stepping: "_Stepping", keys: tuple):
+        # step(state, k) applies exactly when the index selects a ground action: the nodes alone answer
+        self.nodes = tuple(stepping._nodes.get(k, ()) for k in keys)
+        task = stepping.task
+        pivot = pivot_predicate(task.domain)
+        pm = 0
+        if pivot is not None:
+            for a, b in task.bit.items():
+                if a[0] == pivot:
+                    pm |= b
+        reads: dict[int, int] = {}
+        wanted = set(keys)
+        for ga in task.actions:
+            if ga.key not in wanted:
+                continue
+            p = ga.pos & pm
+            if not p or p & (p - 1):  # no single pivot atom: every state is asked of the engine
+                pm, reads = 0, {}
+                break
+            reads[p] = reads.get(p, p) | ga.pos | ga.neg
+        self.pivot_mask = pm
+        self.reads = reads
+        self.verdicts: dict[int, bool] = {}
+
+    def stuck(self, state: int) -> bool:
+        piv = state & self.pivot_mask
+        if piv and not piv & (piv - 1):
+            seen = state & self.reads.get(piv, piv)  # a pivot no action needs reads itself: no action applies
+            verdict = self.verdicts.get(seen)
+            if verdict is None:
+                verdict = self._none_applies(state)
+                if len(self.verdicts) >= _STUCK_LIMIT:
+                    self.verdicts.clear()
+                self.verdicts[seen] = verdict
+            return verdict
+        return self._none_applies(state)
+
+    def _none_applies(self, state: int) -> bool:
+        for node in self.nodes:
+            if _select(node, state) is not None:
+                return False
+        return True
+
+
 class _Stepping:
     """``step``/``trace``/``settle`` over a ``find(state, key)``: the agent's ground action,
     then internal action literals (``self.internal_keys``) while one applies."""
@@ -430,6 +480,20 @@ class _Stepping:
             self._loops()
         return state, True
 
+    def stuck(self, state: int, keys: tuple) -> bool:
+        """Whether no action literal of ``keys`` applies in ``state`` (every ``step(state, k)`` reports not applied).
+
+        Where each ground action of ``keys`` needs exactly one atom of the domain's
+        :func:`pivot_predicate` and ``state`` holds exactly one, the candidates are those
+        needing that atom, and whether one applies depends only on the bits their
+        preconditions read: the answer is kept by those bits (shared by every
+        problem on the same ground actions, e.g. one grid size's grounding).
+        """
+        table = self._stuck_tables.get(keys)
+        if table is None:
+            table = self._stuck_tables[keys] = _StuckTable(self, keys)
+        return table.stuck(state)
+
     def trace(self, state: int, action: tuple) -> tuple[int, list[GroundAction]]:
         """Like :meth:`step`, but returns the ground actions applied (internal ones included)."""
         ga = self._find(state, action)
@@ -465,6 +529,7 @@ class _Stepping:
 
     def _use_index(self, index: dict) -> None:
         """Step on ``index`` (key -> index node); call after setting ``internal_keys``."""
+        self._stuck_tables = {}
         self._nodes = index
         self._internal_nodes = tuple(index[k] for k in self.internal_keys)
 
@@ -647,6 +712,7 @@ class SharedGroundedEngine(_Stepping):
         self.internal_keys = shared.internal_keys
         self._limit = shared._limit
         self._use_index(shared._index)
+        self._stuck_tables = shared._stuck_tables  # its verdicts hold for every problem on the grounding
         bit = shared.task.bit
         fold = shared.fold
         static = shared.shared_static

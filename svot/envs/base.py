@@ -48,7 +48,7 @@ from gymnasium import spaces
 from svot.domains import DomainSpec, get_spec
 from svot.engine.base import ENGINES
 from svot.envs.conventions import ConventionsMixin, solve_given
-from svot.envs.info import LazyInfo
+from svot.envs.info import PENDING, LazyInfo
 from svot.envs.episode import past_termination
 from svot.envs.observation import observation_dtype, observer_for, spec_observation
 from svot.envs.problem_check import check_problem
@@ -71,6 +71,7 @@ _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
 # with more actions than this (a domain whose moves take a distance) a state's moves rarely repeat in a run, and
 # remembering them (which grows the view dicts) costs more than the engine calls it saves
 _MEMO_MAX_ACTIONS = 8
+info_set = dict.__setitem__  # an eager field of a fresh LazyInfo (no placeholder to check)
 
 
 class SVoTEnv(ConventionsMixin, gym.Env):
@@ -111,6 +112,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self.image_size = image_size
         self.info_level = info_level
         self._lazy_keys = _LAZY_KEYS[info_level]
+        # the infos' items before the lazy fields are read, in their order (LazyInfo.from_template)
+        self._info_template = {"applicable": False, **dict.fromkeys(self._lazy_keys, PENDING)}
+        self._step_template = {**self._info_template, "is_success": False}
         if pool_size is not None and (isinstance(pool_size, bool) or not isinstance(pool_size, int) or pool_size < 1):
             raise ConfigError(f"pool_size must be a positive int or None, got {pool_size!r}")
         self.pool_size = pool_size
@@ -123,6 +127,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self.observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), observation_dtype(self.dspec))
         self._keys = [self.dspec.action_key(a, self.size) for a in range(self.action_space.n)]
         self._n_actions = int(self.action_space.n)
+        self._key_tuple = tuple(dict.fromkeys(self._keys))  # the distinct action literals (Engine.stuck)
         self._tracks_failure = type(self.dspec).is_failure is not DomainSpec.is_failure
         self._observer = None
         self._observer_of: tuple | None = None  # what self._observer was looked up for (see reset)
@@ -214,9 +219,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if self.render_mode == "human":
             self.render()
         # is_success: SB3 (BaseAlgorithm._update_info_buffer) reads it at episode end
-        if self._lazy_keys:
-            info = self._info(applied)
-            info["is_success"] = view["goal"]
+        if self._lazy_keys:  # _info's LazyInfo with is_success, from one template copy
+            engine = self.engine
+            info = LazyInfo.from_template(self._step_template, lambda key: self._info_field(key, engine, view))
+            info_set(info, "applicable", applied)
+            info_set(info, "is_success", view["goal"])
         else:  # _info's minimal dict, built in place (the RL configuration's hot path)
             info = {"applicable": applied, "is_success": view["goal"]}
         return view["obs"].copy(), reward, terminated, False, info
@@ -333,6 +340,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
 
     def _dead_end(self, state) -> bool:
         """No agent action applies in ``state``."""
+        stuck = getattr(self.engine, "stuck", None)  # the compiled engine's, verdicts kept by the bits read
+        if stuck is not None:
+            return stuck(state, self._key_tuple)
         step = self.engine.step
         return not any(step(state, key)[1] for key in self._keys)
 
@@ -359,7 +369,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         """
         if self._lazy_keys:
             engine, view = self.engine, self._view
-            return LazyInfo({"applicable": bool(applicable)}, self._lazy_keys, lambda key: self._info_field(key, engine, view))
+            info = LazyInfo.from_template(self._info_template, lambda key: self._info_field(key, engine, view))
+            info_set(info, "applicable", bool(applicable))
+            return info
         return {"applicable": bool(applicable)}
 
     def _info_field(self, key: str, engine, view: dict):
