@@ -736,6 +736,33 @@ class SharedGroundedEngine(_Stepping):
             if a[0] not in fold and a in bit:
                 self.goal_neg |= bit[a]
 
+    @classmethod
+    def from_bits(cls, shared: SharedGrounding, init: int, goal_pos: int, goal_neg: int, problem_of) -> "SharedGroundedEngine":
+        """The engine of a problem given as its bits over ``shared`` (what :meth:`SharedGrounding.own_bits`
+        and the goal masks of ``__init__`` read off it), built without the :class:`Problem`.
+
+        ``problem_of()`` returns that problem; ``engine.problem`` calls it when first read. For a
+        grounding without internal actions (compiled chains rest on a problem's own atoms), and a
+        goal with no static atom of the shared grid (its bits say everything).
+        """
+        if shared.internal_keys:
+            raise ProblemError("from_bits: a grounding with internal actions needs the problem's own atoms")
+        self = _LazyProblemEngine.__new__(_LazyProblemEngine)
+        self.shared = shared
+        self.domain = shared.domain
+        self._problem, self._problem_of = None, problem_of
+        self.task = shared.task
+        self._find = shared.find
+        self.internal_keys = shared.internal_keys
+        self._limit = shared._limit
+        self._use_index(shared._index)
+        self._stuck_tables = shared._stuck_tables
+        self.init = init
+        self._use_chains(None)
+        self.goal_reachable_statically = True
+        self.goal_pos, self.goal_neg = goal_pos, goal_neg
+        return self
+
     def initial(self) -> int:
         return self.init
 
@@ -753,6 +780,16 @@ class SharedGroundedEngine(_Stepping):
 
     def is_goal(self, state: int) -> bool:
         return self.goal_reachable_statically and state & self.goal_pos == self.goal_pos and not state & self.goal_neg
+
+
+class _LazyProblemEngine(SharedGroundedEngine):
+    """:meth:`SharedGroundedEngine.from_bits`'s engine: ``problem`` is built when first read."""
+
+    @property
+    def problem(self) -> Problem:
+        if self._problem is None:
+            self._problem = self._problem_of()
+        return self._problem
 
 
 _SHARED: dict = {}

@@ -19,7 +19,10 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
   state's bits (:mod:`svot.envs.observation`).
 * ``pool_size``: ``None`` (default) samples a fresh solvable problem at every
   reset (``env.plan`` is then computed when first read, where the layout is
-  solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``);
+  solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``;
+  where the domain's generator can hand over its draw as the initial state's
+  bits, FrozenLake's ``draw_bits``, ``env.problem`` too is built when first
+  read, the same problem ``generate`` gives);
   an int draws every reset from a pool of that many problems generated
   once from the seed (:mod:`svot.envs.pool`), so RL loops never wait on a
   solvability search. ``gym.make(id, info_level="minimal", pool_size=K)`` is
@@ -47,6 +50,7 @@ from gymnasium import spaces
 
 from svot.domains import DomainSpec, get_spec
 from svot.engine.base import ENGINES
+from svot.engine.grounded import SharedGroundedEngine
 from svot.envs.conventions import ConventionsMixin, solve_given
 from svot.envs.info import PENDING, LazyInfo
 from svot.envs.episode import past_termination
@@ -54,7 +58,7 @@ from svot.envs.observation import observation_dtype, observer_for, spec_observat
 from svot.envs.problem_check import check_problem
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
-from svot.problem_gen import generate, solve
+from svot.problem_gen import generate, registry, solve
 from svot.envs.pool import generated_pool
 from svot.envs.view import NOT_APPLIED, new_view
 from svot.render.text import describe
@@ -132,7 +136,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self._observer = None
         self._observer_of: tuple | None = None  # what self._observer was looked up for (see reset)
         self.engine = None
-        self.problem: Problem | None = None
+        self._problem: Problem | None = None
+        self._drawn = None  # a problem drawn as bits at reset, until `problem` is read (see reset)
+        self._sampler_of: tuple | None = None  # (generator module, its draw_bits or None): _bits_sampler
         self._plan: list[int] | None = None
         self._plan_due = False  # a generated problem whose plan is computed when `plan` is read
         self._state = None
@@ -171,6 +177,14 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             self.engine, self._cache = engine, {}
         elif self.pool_size is not None:
             self._reset_from_pool(seed)
+        elif (draw_bits := self._bits_sampler()) is not None:
+            # the generator's very draws, as the bits of the initial state: the engine starts from them and
+            # the Problem (with the plan) is built when `problem` (or `plan`) is read
+            drawn = draw_bits(self.size, self.split, self.np_random)
+            self._problem, self._drawn = None, drawn
+            self._plan, self._plan_due = None, True
+            self.engine = SharedGroundedEngine.from_bits(drawn.shared, drawn.init, drawn.goal_pos, 0, drawn.problem)
+            self._cache = {}
         else:
             # plan=False: where a layout is solvable without a search, the plan waits until `plan` is read
             gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True, plan=False)
@@ -247,6 +261,34 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if kept is None:
             kept = self._pool_engines[j] = (self._make_engine(self.problem), {})
         self.engine, self._cache = kept
+
+    def _bits_sampler(self):
+        """The domain generator's ``draw_bits(size, split, rng)`` where a fresh problem can start from bits
+        (the compiled engine made by ``_make_engine`` as defined here, the domain's own generator), else
+        None; looked up once per generator module."""
+        module = registry.generator(self.dspec.name)
+        got = self._sampler_of
+        if got is None or got[0] is not module:
+            fn = getattr(module, "draw_bits", None)
+            if self.engine_kind != "grounded" or not registry.plan_optional(self.dspec.name):
+                fn = None
+            got = self._sampler_of = (module, fn)
+        if "_make_engine" in self.__dict__ or type(self)._make_engine is not SVoTEnv._make_engine:
+            return None  # an engine made otherwise (a subclass, a test's per-problem engine) needs the Problem
+        return got[1]
+
+    @property
+    def problem(self) -> Problem | None:
+        """The episode's PDDL problem. A problem sampled at ``reset`` from bits (FrozenLake) is built
+        on the first read: the same :class:`~svot.pddl.Problem` as ``svot.problem_gen.generate`` gives for
+        the same draws, the one ``env.engine.problem`` is."""
+        if self._problem is None and self._drawn is not None:
+            self._problem = self._drawn.problem()
+        return self._problem
+
+    @problem.setter
+    def problem(self, value: Problem | None) -> None:
+        self._problem, self._drawn = value, None
 
     @property
     def plan(self) -> list[int] | None:

@@ -24,7 +24,7 @@ from svot.domains import get_spec
 from svot.domains.frozenlake.table5 import TABLE5
 from svot.errors import ProblemError
 from svot.problem_gen.common import MAX_ATTEMPTS, Generated, finish, problem_name
-from svot.problem_gen.grounding import shared_grounding
+from svot.problem_gen.grounding import cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "frozenlake"
 
@@ -121,9 +121,63 @@ def layout_from_holes(holes: np.ndarray) -> dict:
 
 
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
-    spec = get_spec(DOMAIN)
     params = sampling_params(size, split)
     holes, attempts = sample_holes(size, params["hole_density"], rng)
+    return _package(size, split, params, holes, attempts, plan)
+
+
+class Drawn:
+    """A board drawn as :func:`generate` draws it, as the bits of its initial state over the size's shared
+    grounding (:func:`draw_bits`); :meth:`generated` is what ``generate(size, split, rng, plan=False)`` returns
+    for the same draws, built when first asked for."""
+
+    __slots__ = ("size", "split", "params", "holes", "attempts", "init", "goal_pos", "shared", "_generated")
+
+    def __init__(self, size, split, params, holes, attempts, init, goal_pos, shared):
+        self.size, self.split, self.params, self.holes, self.attempts = size, split, params, holes, attempts
+        self.init, self.goal_pos, self.shared = init, goal_pos, shared
+        self._generated = None
+
+    def generated(self) -> Generated:
+        if self._generated is None:
+            self._generated = _package(self.size, self.split, self.params, self.holes, self.attempts, False)
+        return self._generated
+
+    def problem(self):
+        return self.generated().problem
+
+
+class _InitBits:
+    """The shared grounding's bits of a board's initial atoms (``problem_from_state`` of ``layout_from_holes``):
+    ``(at c0)``, ``(start c0)``, ``(goal cL)`` and ``(hole c)`` per cell index; the goal ``(at cL)``."""
+
+    def __init__(self, size: int):
+        self.grounding = shared_grounding(DOMAIN, size)
+        at, self.hole, start, goal = cell_bits(self.grounding, size, ("at", "hole", "start", "goal"))
+        last = size * size - 1
+        self.base = at[0] | start[0] | goal[last]
+        self.goal_pos = at[last]
+
+
+_init_bits = kept_per_size(DOMAIN, _InitBits)
+
+
+def draw_bits(size: int, split: str, rng: np.random.Generator) -> Drawn:
+    """:func:`generate`'s draws (the same ``rng`` calls), kept as bits: the env's reset builds its engine from
+    them (:meth:`svot.engine.grounded.SharedGroundedEngine.from_bits`) and the Problem only when it is read.
+    A test checks the bits against ``bind`` of ``generate``'s problem."""
+    params = sampling_params(size, split)
+    holes, attempts = sample_holes(size, params["hole_density"], rng)
+    t = _init_bits(size)
+    init = t.base
+    hole = t.hole
+    for i in np.flatnonzero(holes).tolist():
+        init |= hole[i]
+    return Drawn(size, split, params, holes, attempts, init, t.goal_pos, t.grounding.shared)
+
+
+def _package(size: int, split: str, params: dict, holes: np.ndarray, attempts: int, plan: bool) -> Generated:
+    spec = get_spec(DOMAIN)
     layout = layout_from_holes(holes)
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
     if not plan:
