@@ -20,9 +20,11 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
 * ``pool_size``: ``None`` (default) samples a fresh solvable problem at every
   reset (``env.plan`` is then computed when first read, where the layout is
   solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``;
-  where the domain's generator can hand over its draw as the initial state's
-  bits, FrozenLake's ``draw_bits``, ``env.problem`` too is built when first
-  read, the same problem ``generate`` gives);
+  where the domain's generator can hand over its draws as the initial state's
+  bits, FrozenLake's ``bit_stream``, ``env.problem`` too is built when first
+  read, the same problem ``generate`` gives; that stream draws boards from
+  ``self.np_random`` a batch ahead, so the seeded problems are ``generate``'s
+  as long as nothing else draws from ``env.np_random``);
   an int draws every reset from a pool of that many problems generated
   once from the seed (:mod:`svot.envs.pool`), so RL loops never wait on a
   solvability search. ``gym.make(id, info_level="minimal", pool_size=K)`` is
@@ -138,7 +140,8 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self.engine = None
         self._problem: Problem | None = None
         self._drawn = None  # a problem drawn as bits at reset, until `problem` is read (see reset)
-        self._sampler_of: tuple | None = None  # (generator module, its draw_bits or None): _bits_sampler
+        self._sampler_of: tuple | None = None  # (generator module, its bit_stream or None): _bits_sampler
+        self._stream: tuple | None = None  # (the np_random it draws from, the generator's bit stream): reset
         self._plan: list[int] | None = None
         self._plan_due = False  # a generated problem whose plan is computed when `plan` is read
         self._state = None
@@ -180,7 +183,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         elif (draw_bits := self._bits_sampler()) is not None:
             # the generator's very draws, as the bits of the initial state: the engine starts from them and
             # the Problem (with the plan) is built when `problem` (or `plan`) is read
-            drawn = draw_bits(self.size, self.split, self.np_random)
+            rng = self.np_random  # a reset with a seed (or a new np_random) makes a new Generator: a new stream
+            stream = self._stream
+            if stream is None or stream[0] is not rng:
+                stream = self._stream = (rng, draw_bits(self.size, self.split, rng))
+            drawn = stream[1]()
             self._problem, self._drawn = None, drawn
             self._plan, self._plan_due = None, True
             self.engine = SharedGroundedEngine.from_bits(drawn.shared, drawn.init, drawn.goal_pos, 0, drawn.problem)
@@ -263,13 +270,13 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self.engine, self._cache = kept
 
     def _bits_sampler(self):
-        """The domain generator's ``draw_bits(size, split, rng)`` where a fresh problem can start from bits
+        """The domain generator's ``bit_stream(size, split, rng)`` where a fresh problem can start from bits
         (the compiled engine made by ``_make_engine`` as defined here, the domain's own generator), else
         None; looked up once per generator module."""
         module = registry.generator(self.dspec.name)
         got = self._sampler_of
         if got is None or got[0] is not module:
-            fn = getattr(module, "draw_bits", None)
+            fn = getattr(module, "bit_stream", None)
             if self.engine_kind != "grounded" or not registry.plan_optional(self.dspec.name):
                 fn = None
             got = self._sampler_of = (module, fn)

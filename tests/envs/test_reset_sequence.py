@@ -52,3 +52,26 @@ def test_frozenlake_bits_are_the_bound_problems():
             assert (drawn.init, drawn.goal_pos, 0) == (bound.init, bound.goal_pos, bound.goal_neg)
             assert drawn.problem().to_pddl() == gen.problem.to_pddl() and drawn.generated().state == gen.state
         assert rng_a.bit_generator.state == rng_b.bit_generator.state
+
+
+@pytest.mark.parametrize("size,split", [(4, "id"), (5, "ood"), (6, "id"), (6, "ood"), (9, "ood")])
+def test_frozenlake_bit_stream_is_successive_draws(size, split):
+    from svot.domains.frozenlake import generator as fl
+
+    stream = fl.bit_stream(size, split, np.random.default_rng(size))
+    rng = np.random.default_rng(size)
+    for _ in range(300):  # several refills, the batch growing
+        a, b = stream(), fl.draw_bits(size, split, rng)
+        assert (a.init, a.goal_pos, a.attempts) == (b.init, b.goal_pos, b.attempts)
+        assert np.array_equal(a.holes, b.holes)
+    assert stream().problem().to_pddl() == fl.generate(size, split, rng, plan=False).problem.to_pddl()
+
+
+def test_reseeding_restarts_the_sequence():
+    env = gym.make(env_id("frozenlake", 6))
+    names = []
+    for _ in range(2):
+        env.reset(seed=11)
+        names.append([env.unwrapped.problem.name] + [env.reset()[0] is not None and env.unwrapped.problem.name for _ in range(12)])
+    env.close()
+    assert names[0] == names[1]

@@ -91,8 +91,13 @@ def _path_masks(size: int) -> tuple[int, int, int, int, int]:
 
 
 def _path_on(masks: tuple, hole: np.ndarray) -> bool:
+    free = int.from_bytes(np.packbits(~hole.reshape(-1), bitorder="little").tobytes(), "little") & masks[1]
+    return _free_path(masks, free)
+
+
+def _free_path(masks: tuple, free: int) -> bool:
+    """:func:`_path_on` of the board whose hole-free cells are the bits of ``free``."""
     size, full, not_first, not_last, goal = masks
-    free = int.from_bytes(np.packbits(~hole.reshape(-1), bitorder="little").tobytes(), "little") & full
     reach = 1 & free
     while True:
         grown = reach | ((reach << 1) & not_first) | ((reach >> 1) & not_last) | ((reach << size) & full) | (reach >> size)
@@ -174,6 +179,74 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> Drawn:
     for i in np.flatnonzero(holes).tolist():
         init |= hole[i]
     return Drawn(size, split, params, holes, attempts, init, t.goal_pos, t.grounding.shared)
+
+
+class BitStream:
+    """:func:`draw_bits` over and over on one ``rng``, its boards drawn ``rng.random((K, N, N))`` at a time.
+
+    ``rng.random((K, N, N))`` draws the very doubles of ``K`` successive ``rng.random((N, N))`` calls, and
+    the boards are read in draw order, each problem's attempts counted as :func:`sample_holes` counts
+    them: calling the stream gives the problems (and ``attempts``) successive :func:`draw_bits` calls
+    give, as long as nothing else draws from ``rng`` in between (it runs ahead of them by up to a batch).
+    """
+
+    def __init__(self, size: int, split: str, rng: np.random.Generator, largest: int = 256):
+        self.size, self.split, self.rng = size, split, rng
+        self.params = sampling_params(size, split)
+        p = min(1, 1 - self.params["hole_density"])
+        if not 0 <= p <= 1:  # numpy refuses such probabilities: let it say so
+            rng.choice(["F", "H"], (size, size), p=[p, 1 - p])
+        self.frozen_below = _frozen_below(p)
+        self.masks = _path_masks(size)
+        self.bits = _init_bits(size)
+        self.batch, self.largest = 8, largest
+        self.free: list[int] = []  # the drawn boards' free cells as bit ints, not yet read
+        self.next_board = 0
+
+    def _refill(self) -> None:
+        n = self.size
+        holes = self.rng.random((self.batch, n, n)) >= self.frozen_below
+        holes[:, 0, 0] = holes[:, -1, -1] = False  # the start and goal tiles are overwritten
+        packed = np.packbits(~holes.reshape(self.batch, n * n), axis=1, bitorder="little")
+        full = self.masks[1]
+        self.free = [int.from_bytes(row, "little") & full for row in map(bytes, packed)]
+        self.next_board = 0
+        self.batch = min(2 * self.batch, self.largest)
+
+    def __call__(self) -> Drawn:
+        masks = self.masks
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            if self.next_board == len(self.free):
+                self._refill()
+            free = self.free[self.next_board]
+            self.next_board += 1
+            if _free_path(masks, free):
+                break
+        else:
+            raise ProblemError(
+                f"no frozenlake {self.size}x{self.size} board with hole density {self.params['hole_density']} "
+                f"had a path in {MAX_ATTEMPTS} draws"
+            )
+        n2 = self.size * self.size
+        holes_bits = ~free & masks[1]
+        t = self.bits
+        init = t.base
+        hole = t.hole
+        cells = []
+        while holes_bits:
+            low = holes_bits & -holes_bits
+            i = low.bit_length() - 1
+            cells.append(i)
+            init |= hole[i]
+            holes_bits ^= low
+        holes = np.zeros(n2, bool)
+        holes[cells] = True
+        return Drawn(self.size, self.split, self.params, holes.reshape(self.size, self.size), attempt, init, t.goal_pos, t.grounding.shared)
+
+
+def bit_stream(size: int, split: str, rng: np.random.Generator) -> BitStream:
+    """A :class:`BitStream`: what the env's resets draw from while its ``np_random`` stays the same object."""
+    return BitStream(size, split, rng)
 
 
 def _package(size: int, split: str, params: dict, holes: np.ndarray, attempts: int, plan: bool) -> Generated:
