@@ -94,6 +94,21 @@ def _build_index(actions, pred_bits: dict[str, int], counts: dict[str, int]):
     if len(actions) <= _LEAF:
         return actions
     best = None
+    for cost, buckets, loose in _splits(actions, pred_bits, counts):
+        # looking one level further: the largest bucket is itself split as well as it can be (a
+        # predicate whose atoms are cheap to visit may leave large buckets that split cheaply next)
+        cost += min(_split_cost(group, pred_bits, counts) for group in _largest(buckets, loose))
+        if best is None or cost < best[0]:
+            best = (cost, buckets, loose)
+    if best is None or best[0] >= len(actions):
+        return actions
+    _, buckets, loose = best
+    table = {b: _build_index(v, pred_bits, counts) for b, v in buckets.items()}
+    return _Split(sum(table), table, _build_index(loose, pred_bits, counts))
+
+
+def _splits(actions: tuple, pred_bits: dict[str, int], counts: dict[str, int]):
+    """Each way to split ``actions`` by one predicate: ``(visit cost, buckets, loose)`` (see :func:`_build_index`)."""
     for pred in sorted({p for ga in actions for p, m in pred_bits.items() if ga.pos & m}):
         m = pred_bits[pred]
         buckets: dict[int, list] = {}
@@ -106,15 +121,24 @@ def _build_index(actions, pred_bits: dict[str, int], counts: dict[str, int]):
                 loose.append(ga)
         if len(buckets) < 2 and not loose:
             continue  # every candidate needs the same atom: no split
-        visit = min(counts.get(pred, len(buckets)), _SCAN * len(buckets))
-        cost = visit + max([len(loose)] + [len(v) for v in buckets.values()])
-        if best is None or cost < best[0]:
-            best = (cost, buckets, loose)
-    if best is None or best[0] >= len(actions):
-        return actions
-    _, buckets, loose = best
-    table = {b: _build_index(v, pred_bits, counts) for b, v in buckets.items()}
-    return _Split(sum(table), table, _build_index(loose, pred_bits, counts))
+        yield min(counts.get(pred, len(buckets)), _SCAN * len(buckets)), buckets, loose
+
+
+def _largest(buckets: dict, loose: list) -> list:
+    """The largest of the buckets and the loose candidates (all of that size: the cost of the worst one counts)."""
+    top = max([len(loose)] + [len(v) for v in buckets.values()])
+    groups = [v for v in buckets.values() if len(v) == top] + ([loose] if len(loose) == top else [])
+    return [max(groups, key=len)] if groups else [[]]
+
+
+def _split_cost(group: list, pred_bits: dict[str, int], counts: dict[str, int]) -> float:
+    """The cost of a lookup in ``group`` split once more by its best predicate (or scanned)."""
+    if len(group) <= _LEAF:
+        return len(group)
+    best = float(len(group))
+    for visit, buckets, loose in _splits(tuple(group), pred_bits, counts):
+        best = min(best, visit + max([len(loose)] + [len(v) for v in buckets.values()]))
+    return best
 
 
 def _lifted_balanced(domain: Domain, pred: str) -> bool:
