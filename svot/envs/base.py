@@ -225,7 +225,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             state, applied = engine.step(self._state, self._keys[a])
             if self._remember_moves:
                 before[a] = state if applied else NOT_APPLIED
-        elif after is NOT_APPLIED:
+        elif type(after) is str:  # NOT_APPLIED (an unpickled env's copy of it too: compared by type, not identity)
             state, applied = self._state, False
         else:
             state, applied = after, True
@@ -283,6 +283,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if "_make_engine" in self.__dict__ or type(self)._make_engine is not SVoTEnv._make_engine:
             return None  # an engine made otherwise (a subclass, a test's per-problem engine) needs the Problem
         return got[1]
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_sampler_of"] = None  # holds the generator module (looked up again after unpickling)
+        return state
 
     @property
     def problem(self) -> Problem | None:

@@ -29,7 +29,19 @@ from __future__ import annotations
 from collections.abc import ItemsView, ValuesView
 from typing import Any, Callable
 
-PENDING = type("Pending", (), {"__repr__": lambda self: "<pending>", "__slots__": ()})()
+class _Pending:
+    """The placeholder of a field not yet computed (one instance, :data:`PENDING`; pickles as that name)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<pending>"
+
+    def __reduce__(self) -> str:
+        return "PENDING"  # an env holding its info template pickles, and unpickles to the same object
+
+
+PENDING = _Pending()
 _MISSING = object()
 _new = dict.__new__
 _update = dict.update

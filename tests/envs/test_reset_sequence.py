@@ -75,3 +75,27 @@ def test_reseeding_restarts_the_sequence():
         names.append([env.unwrapped.problem.name] + [env.reset()[0] is not None and env.unwrapped.problem.name for _ in range(12)])
     env.close()
     assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("domain", ["frozenlake", "sokoban"])
+def test_grounded_env_pickles_mid_stream_and_continues_identically(domain):
+    import pickle
+
+    env = gym.make(env_id(domain, 4)).unwrapped
+    env.reset(seed=5)
+    for a in (0, 1, 3, 2, 2):  # remembered moves, a refused one included (the view's NOT_APPLIED)
+        env.step(a)
+    copy = pickle.loads(pickle.dumps(env))
+    actions = np.random.default_rng(0).integers(4, size=80).tolist()
+
+    def run(e):
+        out = []
+        for a in actions:
+            obs, r, term, _, info = e.step(a)
+            out.append((obs.tobytes(), r, term, info["state_text"]))
+            if term:
+                e.reset()
+                out.append(e.problem.to_pddl())
+        return out
+
+    assert run(copy) == run(env)
