@@ -225,7 +225,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             state, applied = engine.step(self._state, self._keys[a])
             if self._remember_moves:
                 before[a] = state if applied else NOT_APPLIED
-        elif type(after) is str:  # NOT_APPLIED (an unpickled env's copy of it too: compared by type, not identity)
+        elif after is NOT_APPLIED:
             state, applied = self._state, False
         else:
             state, applied = after, True
@@ -240,14 +240,20 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if self.render_mode == "human":
             self.render()
         # is_success: SB3 (BaseAlgorithm._update_info_buffer) reads it at episode end
-        if self._lazy_keys:  # _info's LazyInfo with is_success, from one template copy
-            engine = self.engine
-            info = LazyInfo.from_template(self._step_template, lambda key: self._info_field(key, engine, view))
-            info_set(info, "applicable", applied)
-            info_set(info, "is_success", view["goal"])
+        if self._lazy_keys:
+            info = self._step_info(applied, view)
         else:  # _info's minimal dict, built in place (the RL configuration's hot path)
             info = {"applicable": applied, "is_success": view["goal"]}
         return view["obs"].copy(), reward, terminated, False, info
+
+    def _step_info(self, applied: bool, view: dict) -> LazyInfo:
+        """_info's LazyInfo with ``is_success``, from one template copy (a method of its own: a closure
+        in ``step`` would make its locals cells, slowing the minimal-info path too)."""
+        engine = self.engine
+        info = LazyInfo.from_template(self._step_template, lambda key: self._info_field(key, engine, view))
+        info_set(info, "applicable", applied)
+        info_set(info, "is_success", view["goal"])
+        return info
 
     def _reset_from_pool(self, seed: int | None) -> None:
         """Draw the episode's problem from the pool (built at the first or a seeded reset).
@@ -288,6 +294,16 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         state = dict(self.__dict__)
         state["_sampler_of"] = None  # holds the generator module (looked up again after unpickling)
         return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        # step() tells a refused move by identity: the unpickled copies of NOT_APPLIED become it again
+        caches = [self._cache, {0: self._view}] + [cache for _engine, cache in self._pool_engines.values()]
+        for cache in caches:
+            for view in cache.values():
+                for k, v in view.items():
+                    if type(v) is str and type(k) is int:
+                        view[k] = NOT_APPLIED
 
     @property
     def problem(self) -> Problem | None:
