@@ -94,6 +94,21 @@ def _build_index(actions, pred_bits: dict[str, int], counts: dict[str, int]):
     if len(actions) <= _LEAF:
         return actions
     best = None
+    for cost, buckets, loose in _splits(actions, pred_bits, counts):
+        # looking one level further: the largest bucket is itself split as well as it can be (a
+        # predicate whose atoms are cheap to visit may leave large buckets that split cheaply next)
+        cost += min(_split_cost(group, pred_bits, counts) for group in _largest(buckets, loose))
+        if best is None or cost < best[0]:
+            best = (cost, buckets, loose)
+    if best is None or best[0] >= len(actions):
+        return actions
+    _, buckets, loose = best
+    table = {b: _build_index(v, pred_bits, counts) for b, v in buckets.items()}
+    return _Split(sum(table), table, _build_index(loose, pred_bits, counts))
+
+
+def _splits(actions: tuple, pred_bits: dict[str, int], counts: dict[str, int]):
+    """Each way to split ``actions`` by one predicate: ``(visit cost, buckets, loose)`` (see :func:`_build_index`)."""
     for pred in sorted({p for ga in actions for p, m in pred_bits.items() if ga.pos & m}):
         m = pred_bits[pred]
         buckets: dict[int, list] = {}
@@ -106,15 +121,24 @@ def _build_index(actions, pred_bits: dict[str, int], counts: dict[str, int]):
                 loose.append(ga)
         if len(buckets) < 2 and not loose:
             continue  # every candidate needs the same atom: no split
-        visit = min(counts.get(pred, len(buckets)), _SCAN * len(buckets))
-        cost = visit + max([len(loose)] + [len(v) for v in buckets.values()])
-        if best is None or cost < best[0]:
-            best = (cost, buckets, loose)
-    if best is None or best[0] >= len(actions):
-        return actions
-    _, buckets, loose = best
-    table = {b: _build_index(v, pred_bits, counts) for b, v in buckets.items()}
-    return _Split(sum(table), table, _build_index(loose, pred_bits, counts))
+        yield min(counts.get(pred, len(buckets)), _SCAN * len(buckets)), buckets, loose
+
+
+def _largest(buckets: dict, loose: list) -> list:
+    """The largest of the buckets and the loose candidates (all of that size: the cost of the worst one counts)."""
+    top = max([len(loose)] + [len(v) for v in buckets.values()])
+    groups = [v for v in buckets.values() if len(v) == top] + ([loose] if len(loose) == top else [])
+    return [max(groups, key=len)] if groups else [[]]
+
+
+def _split_cost(group: list, pred_bits: dict[str, int], counts: dict[str, int]) -> float:
+    """The cost of a lookup in ``group`` split once more by its best predicate (or scanned)."""
+    if len(group) <= _LEAF:
+        return len(group)
+    best = float(len(group))
+    for visit, buckets, loose in _splits(tuple(group), pred_bits, counts):
+        best = min(best, visit + max([len(loose)] + [len(v) for v in buckets.values()]))
+    return best
 
 
 def _lifted_balanced(domain: Domain, pred: str) -> bool:
@@ -386,6 +410,56 @@ class TaskChains:
         return eff
 
 
+_STUCK_LIMIT = 100_000  # verdicts kept per table; a full table starts over
+
+
+class _StuckTable:
+    """:meth:`_Stepping.stuck` for one tuple of action literals: the bits read per pivot atom, and verdicts."""
+
+    def __init__(self, stepping: "_Stepping", keys: tuple):
+        # step(state, k) applies exactly when the index selects a ground action: the nodes alone answer
+        self.nodes = tuple(stepping._nodes.get(k, ()) for k in keys)
+        task = stepping.task
+        pivot = pivot_predicate(task.domain)
+        pm = 0
+        if pivot is not None:
+            for a, b in task.bit.items():
+                if a[0] == pivot:
+                    pm |= b
+        reads: dict[int, int] = {}
+        wanted = set(keys)
+        for ga in task.actions:
+            if ga.key not in wanted:
+                continue
+            p = ga.pos & pm
+            if not p or p & (p - 1):  # no single pivot atom: every state is asked of the engine
+                pm, reads = 0, {}
+                break
+            reads[p] = reads.get(p, p) | ga.pos | ga.neg
+        self.pivot_mask = pm
+        self.reads = reads
+        self.verdicts: dict[int, bool] = {}
+
+    def stuck(self, state: int) -> bool:
+        piv = state & self.pivot_mask
+        if piv and not piv & (piv - 1):
+            seen = state & self.reads.get(piv, piv)  # a pivot no action needs reads itself: no action applies
+            verdict = self.verdicts.get(seen)
+            if verdict is None:
+                verdict = self._none_applies(state)
+                if len(self.verdicts) >= _STUCK_LIMIT:
+                    self.verdicts.clear()
+                self.verdicts[seen] = verdict
+            return verdict
+        return self._none_applies(state)
+
+    def _none_applies(self, state: int) -> bool:
+        for node in self.nodes:
+            if _select(node, state) is not None:
+                return False
+        return True
+
+
 class _Stepping:
     """``step``/``trace``/``settle`` over a ``find(state, key)``: the agent's ground action,
     then internal action literals (``self.internal_keys``) while one applies."""
@@ -430,6 +504,20 @@ class _Stepping:
             self._loops()
         return state, True
 
+    def stuck(self, state: int, keys: tuple) -> bool:
+        """Whether no action literal of ``keys`` applies in ``state`` (every ``step(state, k)`` reports not applied).
+
+        Where each ground action of ``keys`` needs exactly one atom of the domain's
+        :func:`pivot_predicate` and ``state`` holds exactly one, the candidates are those
+        needing that atom, and whether one applies depends only on the bits their
+        preconditions read: the answer is kept by those bits (shared by every
+        problem on the same ground actions, e.g. one grid size's grounding).
+        """
+        table = self._stuck_tables.get(keys)
+        if table is None:
+            table = self._stuck_tables[keys] = _StuckTable(self, keys)
+        return table.stuck(state)
+
     def trace(self, state: int, action: tuple) -> tuple[int, list[GroundAction]]:
         """Like :meth:`step`, but returns the ground actions applied (internal ones included)."""
         ga = self._find(state, action)
@@ -465,6 +553,7 @@ class _Stepping:
 
     def _use_index(self, index: dict) -> None:
         """Step on ``index`` (key -> index node); call after setting ``internal_keys``."""
+        self._stuck_tables = {}
         self._nodes = index
         self._internal_nodes = tuple(index[k] for k in self.internal_keys)
 
@@ -647,6 +736,7 @@ class SharedGroundedEngine(_Stepping):
         self.internal_keys = shared.internal_keys
         self._limit = shared._limit
         self._use_index(shared._index)
+        self._stuck_tables = shared._stuck_tables  # its verdicts hold for every problem on the grounding
         bit = shared.task.bit
         fold = shared.fold
         static = shared.shared_static
@@ -670,6 +760,33 @@ class SharedGroundedEngine(_Stepping):
             if a[0] not in fold and a in bit:
                 self.goal_neg |= bit[a]
 
+    @classmethod
+    def from_bits(cls, shared: SharedGrounding, init: int, goal_pos: int, goal_neg: int, problem_of) -> "SharedGroundedEngine":
+        """The engine of a problem given as its bits over ``shared`` (what :meth:`SharedGrounding.own_bits`
+        and the goal masks of ``__init__`` read off it), built without the :class:`Problem`.
+
+        ``problem_of()`` returns that problem; ``engine.problem`` calls it when first read. For a
+        grounding without internal actions (compiled chains rest on a problem's own atoms), and a
+        goal with no static atom of the shared grid (its bits say everything).
+        """
+        if shared.internal_keys:
+            raise ProblemError("from_bits: a grounding with internal actions needs the problem's own atoms")
+        self = _LazyProblemEngine.__new__(_LazyProblemEngine)
+        self.shared = shared
+        self.domain = shared.domain
+        self._problem, self._problem_of = None, problem_of
+        self.task = shared.task
+        self._find = shared.find
+        self.internal_keys = shared.internal_keys
+        self._limit = shared._limit
+        self._use_index(shared._index)
+        self._stuck_tables = shared._stuck_tables
+        self.init = init
+        self._use_chains(None)
+        self.goal_reachable_statically = True
+        self.goal_pos, self.goal_neg = goal_pos, goal_neg
+        return self
+
     def initial(self) -> int:
         return self.init
 
@@ -687,6 +804,16 @@ class SharedGroundedEngine(_Stepping):
 
     def is_goal(self, state: int) -> bool:
         return self.goal_reachable_statically and state & self.goal_pos == self.goal_pos and not state & self.goal_neg
+
+
+class _LazyProblemEngine(SharedGroundedEngine):
+    """:meth:`SharedGroundedEngine.from_bits`'s engine: ``problem`` is built when first read."""
+
+    @property
+    def problem(self) -> Problem:
+        if self._problem is None:
+            self._problem = self._problem_of()
+        return self._problem
 
 
 _SHARED: dict = {}

@@ -19,7 +19,12 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
   state's bits (:mod:`svot.envs.observation`).
 * ``pool_size``: ``None`` (default) samples a fresh solvable problem at every
   reset (``env.plan`` is then computed when first read, where the layout is
-  solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``);
+  solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``;
+  where the domain's generator can hand over its draws as the initial state's
+  bits, FrozenLake's ``bit_stream``, ``env.problem`` too is built when first
+  read, the same problem ``generate`` gives; that stream draws boards from
+  ``self.np_random`` a batch ahead, so the seeded problems are ``generate``'s
+  as long as nothing else draws from ``env.np_random``);
   an int draws every reset from a pool of that many problems generated
   once from the seed (:mod:`svot.envs.pool`), so RL loops never wait on a
   solvability search. ``gym.make(id, info_level="minimal", pool_size=K)`` is
@@ -47,14 +52,15 @@ from gymnasium import spaces
 
 from svot.domains import DomainSpec, get_spec
 from svot.engine.base import ENGINES
+from svot.engine.grounded import SharedGroundedEngine
 from svot.envs.conventions import ConventionsMixin, solve_given
-from svot.envs.info import LazyInfo
+from svot.envs.info import PENDING, LazyInfo
 from svot.envs.episode import past_termination
 from svot.envs.observation import observation_dtype, observer_for, spec_observation
 from svot.envs.problem_check import check_problem
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
-from svot.problem_gen import generate, solve
+from svot.problem_gen import generate, registry, solve
 from svot.envs.pool import generated_pool
 from svot.envs.view import NOT_APPLIED, new_view
 from svot.render.text import describe
@@ -71,6 +77,7 @@ _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
 # with more actions than this (a domain whose moves take a distance) a state's moves rarely repeat in a run, and
 # remembering them (which grows the view dicts) costs more than the engine calls it saves
 _MEMO_MAX_ACTIONS = 8
+info_set = dict.__setitem__  # an eager field of a fresh LazyInfo (no placeholder to check)
 
 
 class SVoTEnv(ConventionsMixin, gym.Env):
@@ -111,6 +118,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self.image_size = image_size
         self.info_level = info_level
         self._lazy_keys = _LAZY_KEYS[info_level]
+        # the infos' items before the lazy fields are read, in their order (LazyInfo.from_template)
+        self._info_template = {"applicable": False, **dict.fromkeys(self._lazy_keys, PENDING)}
+        self._step_template = {**self._info_template, "is_success": False}
         if pool_size is not None and (isinstance(pool_size, bool) or not isinstance(pool_size, int) or pool_size < 1):
             raise ConfigError(f"pool_size must be a positive int or None, got {pool_size!r}")
         self.pool_size = pool_size
@@ -123,11 +133,15 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self.observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), observation_dtype(self.dspec))
         self._keys = [self.dspec.action_key(a, self.size) for a in range(self.action_space.n)]
         self._n_actions = int(self.action_space.n)
+        self._key_tuple = tuple(dict.fromkeys(self._keys))  # the distinct action literals (Engine.stuck)
         self._tracks_failure = type(self.dspec).is_failure is not DomainSpec.is_failure
         self._observer = None
         self._observer_of: tuple | None = None  # what self._observer was looked up for (see reset)
         self.engine = None
-        self.problem: Problem | None = None
+        self._problem: Problem | None = None
+        self._drawn = None  # a problem drawn as bits at reset, until `problem` is read (see reset)
+        self._sampler_of: tuple | None = None  # (generator module, its bit_stream or None): _bits_sampler
+        self._stream: tuple | None = None  # (the np_random it draws from, the generator's bit stream): reset
         self._plan: list[int] | None = None
         self._plan_due = False  # a generated problem whose plan is computed when `plan` is read
         self._state = None
@@ -166,6 +180,18 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             self.engine, self._cache = engine, {}
         elif self.pool_size is not None:
             self._reset_from_pool(seed)
+        elif (draw_bits := self._bits_sampler()) is not None:
+            # the generator's very draws, as the bits of the initial state: the engine starts from them and
+            # the Problem (with the plan) is built when `problem` (or `plan`) is read
+            rng = self.np_random  # a reset with a seed (or a new np_random) makes a new Generator: a new stream
+            stream = self._stream
+            if stream is None or stream[0] is not rng:
+                stream = self._stream = (rng, draw_bits(self.size, self.split, rng))
+            drawn = stream[1]()
+            self._problem, self._drawn = None, drawn
+            self._plan, self._plan_due = None, True
+            self.engine = SharedGroundedEngine.from_bits(drawn.shared, drawn.init, drawn.goal_pos, 0, drawn.problem)
+            self._cache = {}
         else:
             # plan=False: where a layout is solvable without a search, the plan waits until `plan` is read
             gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True, plan=False)
@@ -215,11 +241,19 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             self.render()
         # is_success: SB3 (BaseAlgorithm._update_info_buffer) reads it at episode end
         if self._lazy_keys:
-            info = self._info(applied)
-            info["is_success"] = view["goal"]
+            info = self._step_info(applied, view)
         else:  # _info's minimal dict, built in place (the RL configuration's hot path)
             info = {"applicable": applied, "is_success": view["goal"]}
         return view["obs"].copy(), reward, terminated, False, info
+
+    def _step_info(self, applied: bool, view: dict) -> LazyInfo:
+        """_info's LazyInfo with ``is_success``, from one template copy (a method of its own: a closure
+        in ``step`` would make its locals cells, slowing the minimal-info path too)."""
+        engine = self.engine
+        info = LazyInfo.from_template(self._step_template, lambda key: self._info_field(key, engine, view))
+        info_set(info, "applicable", applied)
+        info_set(info, "is_success", view["goal"])
+        return info
 
     def _reset_from_pool(self, seed: int | None) -> None:
         """Draw the episode's problem from the pool (built at the first or a seeded reset).
@@ -240,6 +274,49 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if kept is None:
             kept = self._pool_engines[j] = (self._make_engine(self.problem), {})
         self.engine, self._cache = kept
+
+    def _bits_sampler(self):
+        """The domain generator's ``bit_stream(size, split, rng)`` where a fresh problem can start from bits
+        (the compiled engine made by ``_make_engine`` as defined here, the domain's own generator), else
+        None; looked up once per generator module."""
+        module = registry.generator(self.dspec.name)
+        got = self._sampler_of
+        if got is None or got[0] is not module:
+            fn = getattr(module, "bit_stream", None)
+            if self.engine_kind != "grounded" or not registry.plan_optional(self.dspec.name):
+                fn = None
+            got = self._sampler_of = (module, fn)
+        if "_make_engine" in self.__dict__ or type(self)._make_engine is not SVoTEnv._make_engine:
+            return None  # an engine made otherwise (a subclass, a test's per-problem engine) needs the Problem
+        return got[1]
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_sampler_of"] = None  # holds the generator module (looked up again after unpickling)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        # step() tells a refused move by identity: the unpickled copies of NOT_APPLIED become it again
+        caches = [self._cache, {0: self._view}] + [cache for _engine, cache in self._pool_engines.values()]
+        for cache in caches:
+            for view in cache.values():
+                for k, v in view.items():
+                    if type(v) is str and type(k) is int:
+                        view[k] = NOT_APPLIED
+
+    @property
+    def problem(self) -> Problem | None:
+        """The episode's PDDL problem. A problem sampled at ``reset`` from bits (FrozenLake) is built
+        on the first read: the same :class:`~svot.pddl.Problem` as ``svot.problem_gen.generate`` gives for
+        the same draws, the one ``env.engine.problem`` is."""
+        if self._problem is None and self._drawn is not None:
+            self._problem = self._drawn.problem()
+        return self._problem
+
+    @problem.setter
+    def problem(self, value: Problem | None) -> None:
+        self._problem, self._drawn = value, None
 
     @property
     def plan(self) -> list[int] | None:
@@ -333,6 +410,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
 
     def _dead_end(self, state) -> bool:
         """No agent action applies in ``state``."""
+        stuck = getattr(self.engine, "stuck", None)  # the compiled engine's, verdicts kept by the bits read
+        if stuck is not None:
+            return stuck(state, self._key_tuple)
         step = self.engine.step
         return not any(step(state, key)[1] for key in self._keys)
 
@@ -359,7 +439,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         """
         if self._lazy_keys:
             engine, view = self.engine, self._view
-            return LazyInfo({"applicable": bool(applicable)}, self._lazy_keys, lambda key: self._info_field(key, engine, view))
+            info = LazyInfo.from_template(self._info_template, lambda key: self._info_field(key, engine, view))
+            info_set(info, "applicable", bool(applicable))
+            return info
         return {"applicable": bool(applicable)}
 
     def _info_field(self, key: str, engine, view: dict):

@@ -29,8 +29,22 @@ from __future__ import annotations
 from collections.abc import ItemsView, ValuesView
 from typing import Any, Callable
 
-PENDING = type("Pending", (), {"__repr__": lambda self: "<pending>", "__slots__": ()})()
+class _Pending:
+    """The placeholder of a field not yet computed (one instance, :data:`PENDING`; pickles as that name)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<pending>"
+
+    def __reduce__(self) -> str:
+        return "PENDING"  # an env holding its info template pickles, and unpickles to the same object
+
+
+PENDING = _Pending()
 _MISSING = object()
+_new = dict.__new__
+_update = dict.update
 
 
 class LazyInfo(dict):
@@ -43,6 +57,18 @@ class LazyInfo(dict):
         for k in lazy_keys:
             dict.__setitem__(self, k, PENDING)
         self._fill = fill
+
+    @classmethod
+    def from_template(cls, template: dict, fill: Callable[[str], Any]) -> "LazyInfo":
+        """A ``LazyInfo`` holding ``template``'s items (lazy fields already :data:`PENDING` in it), filled by ``fill``.
+
+        The same info as ``LazyInfo(eager, lazy_keys, fill)`` with ``template = {**eager, **{k: PENDING ...}}``
+        (keys in that order), built with one C-level copy: what the env does on every step.
+        """
+        info = _new(cls)
+        _update(info, template)
+        info._fill = fill
+        return info
 
     def __getitem__(self, key):
         v = dict.__getitem__(self, key)

@@ -142,3 +142,15 @@ def test_lazy_info_standalone():
     assert info.popitem() == ("c", 0)
     with pytest.raises(KeyError):
         info.pop("zz")
+
+
+def test_lazy_info_from_template_is_the_constructed_info():
+    from svot.envs.info import PENDING
+
+    def fill(key):
+        return key * 2
+
+    built = LazyInfo({"applicable": True}, ("a", "b"), fill)
+    templ = LazyInfo.from_template({"applicable": True, "a": PENDING, "b": PENDING}, fill)
+    assert type(templ) is LazyInfo and list(templ) == list(built) and templ == built
+    assert templ["a"] == "aa" and dict(templ) == {"applicable": True, "a": "aa", "b": "bb"}

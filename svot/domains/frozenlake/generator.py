@@ -24,7 +24,7 @@ from svot.domains import get_spec
 from svot.domains.frozenlake.table5 import TABLE5
 from svot.errors import ProblemError
 from svot.problem_gen.common import MAX_ATTEMPTS, Generated, finish, problem_name
-from svot.problem_gen.grounding import shared_grounding
+from svot.problem_gen.grounding import cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "frozenlake"
 
@@ -91,8 +91,13 @@ def _path_masks(size: int) -> tuple[int, int, int, int, int]:
 
 
 def _path_on(masks: tuple, hole: np.ndarray) -> bool:
+    free = int.from_bytes(np.packbits(~hole.reshape(-1), bitorder="little").tobytes(), "little") & masks[1]
+    return _free_path(masks, free)
+
+
+def _free_path(masks: tuple, free: int) -> bool:
+    """:func:`_path_on` of the board whose hole-free cells are the bits of ``free``."""
     size, full, not_first, not_last, goal = masks
-    free = int.from_bytes(np.packbits(~hole.reshape(-1), bitorder="little").tobytes(), "little") & full
     reach = 1 & free
     while True:
         grown = reach | ((reach << 1) & not_first) | ((reach >> 1) & not_last) | ((reach << size) & full) | (reach >> size)
@@ -121,9 +126,131 @@ def layout_from_holes(holes: np.ndarray) -> dict:
 
 
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
-    spec = get_spec(DOMAIN)
     params = sampling_params(size, split)
     holes, attempts = sample_holes(size, params["hole_density"], rng)
+    return _package(size, split, params, holes, attempts, plan)
+
+
+class Drawn:
+    """A board drawn as :func:`generate` draws it, as the bits of its initial state over the size's shared
+    grounding (:func:`draw_bits`); :meth:`generated` is what ``generate(size, split, rng, plan=False)`` returns
+    for the same draws, built when first asked for."""
+
+    __slots__ = ("size", "split", "params", "holes", "attempts", "init", "goal_pos", "shared", "_generated")
+
+    def __init__(self, size, split, params, holes, attempts, init, goal_pos, shared):
+        self.size, self.split, self.params, self.holes, self.attempts = size, split, params, holes, attempts
+        self.init, self.goal_pos, self.shared = init, goal_pos, shared
+        self._generated = None
+
+    def generated(self) -> Generated:
+        if self._generated is None:
+            self._generated = _package(self.size, self.split, self.params, self.holes, self.attempts, False)
+        return self._generated
+
+    def problem(self):
+        return self.generated().problem
+
+
+class _InitBits:
+    """The shared grounding's bits of a board's initial atoms (``problem_from_state`` of ``layout_from_holes``):
+    ``(at c0)``, ``(start c0)``, ``(goal cL)`` and ``(hole c)`` per cell index; the goal ``(at cL)``."""
+
+    def __init__(self, size: int):
+        self.grounding = shared_grounding(DOMAIN, size)
+        at, self.hole, start, goal = cell_bits(self.grounding, size, ("at", "hole", "start", "goal"))
+        last = size * size - 1
+        self.base = at[0] | start[0] | goal[last]
+        self.goal_pos = at[last]
+
+
+_init_bits = kept_per_size(DOMAIN, _InitBits)
+
+
+def draw_bits(size: int, split: str, rng: np.random.Generator) -> Drawn:
+    """:func:`generate`'s draws (the same ``rng`` calls), kept as bits: the env's reset builds its engine from
+    them (:meth:`svot.engine.grounded.SharedGroundedEngine.from_bits`) and the Problem only when it is read.
+    A test checks the bits against ``bind`` of ``generate``'s problem."""
+    params = sampling_params(size, split)
+    holes, attempts = sample_holes(size, params["hole_density"], rng)
+    t = _init_bits(size)
+    init = t.base
+    hole = t.hole
+    for i in np.flatnonzero(holes).tolist():
+        init |= hole[i]
+    return Drawn(size, split, params, holes, attempts, init, t.goal_pos, t.grounding.shared)
+
+
+class BitStream:
+    """:func:`draw_bits` over and over on one ``rng``, its boards drawn ``rng.random((K, N, N))`` at a time.
+
+    ``rng.random((K, N, N))`` draws the very doubles of ``K`` successive ``rng.random((N, N))`` calls, and
+    the boards are read in draw order, each problem's attempts counted as :func:`sample_holes` counts
+    them: calling the stream gives the problems (and ``attempts``) successive :func:`draw_bits` calls
+    give, as long as nothing else draws from ``rng`` in between (it runs ahead of them by up to a batch).
+    """
+
+    def __init__(self, size: int, split: str, rng: np.random.Generator, largest: int = 256):
+        self.size, self.split, self.rng = size, split, rng
+        self.params = sampling_params(size, split)
+        p = min(1, 1 - self.params["hole_density"])
+        if not 0 <= p <= 1:  # numpy refuses such probabilities: let it say so
+            rng.choice(["F", "H"], (size, size), p=[p, 1 - p])
+        self.frozen_below = _frozen_below(p)
+        self.masks = _path_masks(size)
+        self.bits = _init_bits(size)
+        self.batch, self.largest = 8, largest
+        self.free: list[int] = []  # the drawn boards' free cells as bit ints, not yet read
+        self.next_board = 0
+
+    def _refill(self) -> None:
+        n = self.size
+        holes = self.rng.random((self.batch, n, n)) >= self.frozen_below
+        holes[:, 0, 0] = holes[:, -1, -1] = False  # the start and goal tiles are overwritten
+        packed = np.packbits(~holes.reshape(self.batch, n * n), axis=1, bitorder="little")
+        full = self.masks[1]
+        self.free = [int.from_bytes(row, "little") & full for row in map(bytes, packed)]
+        self.next_board = 0
+        self.batch = min(2 * self.batch, self.largest)
+
+    def __call__(self) -> Drawn:
+        masks = self.masks
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            if self.next_board == len(self.free):
+                self._refill()
+            free = self.free[self.next_board]
+            self.next_board += 1
+            if _free_path(masks, free):
+                break
+        else:
+            raise ProblemError(
+                f"no frozenlake {self.size}x{self.size} board with hole density {self.params['hole_density']} "
+                f"had a path in {MAX_ATTEMPTS} draws"
+            )
+        n2 = self.size * self.size
+        holes_bits = ~free & masks[1]
+        t = self.bits
+        init = t.base
+        hole = t.hole
+        cells = []
+        while holes_bits:
+            low = holes_bits & -holes_bits
+            i = low.bit_length() - 1
+            cells.append(i)
+            init |= hole[i]
+            holes_bits ^= low
+        holes = np.zeros(n2, bool)
+        holes[cells] = True
+        return Drawn(self.size, self.split, self.params, holes.reshape(self.size, self.size), attempt, init, t.goal_pos, t.grounding.shared)
+
+
+def bit_stream(size: int, split: str, rng: np.random.Generator) -> BitStream:
+    """A :class:`BitStream`: what the env's resets draw from while its ``np_random`` stays the same object."""
+    return BitStream(size, split, rng)
+
+
+def _package(size: int, split: str, params: dict, holes: np.ndarray, attempts: int, plan: bool) -> Generated:
+    spec = get_spec(DOMAIN)
     layout = layout_from_holes(holes)
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
     if not plan:

@@ -1,0 +1,101 @@
+"""A seeded env draws the very problems ``svot.problem_gen.generate`` draws from ``default_rng(seed)``.
+
+Resetting with a seed gives ``np.random.default_rng(seed)``'s stream (Gymnasium's seeding), and the
+default env spends it on nothing but its problems: reset ``k`` gets ``generate``'s ``k``-th problem,
+whichever path the reset takes (FrozenLake's starts from the draw's bits and builds the Problem when
+read, :func:`svot.domains.frozenlake.generator.draw_bits`).
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from svot.domains import SPECS
+from svot.envs.registration import ENV_CLASSES, env_id
+from svot.problem_gen import generate
+
+RESETS = 30
+
+
+@pytest.mark.parametrize("domain", sorted(ENV_CLASSES))
+@pytest.mark.parametrize("read_every", [1, 3])
+def test_seeded_resets_are_generates_problems(domain, read_every):
+    size = max(SPECS[domain].sizes)
+    env = gym.make(env_id(domain, size))
+    rng = np.random.default_rng(7)
+    try:
+        env.reset(seed=7)
+        for k in range(RESETS):
+            expected = generate(domain, size, "id", rng, allow_any_size=True, plan=False)
+            if k % read_every == 0:  # the problem read at once, or (read_every=3) some resets never read it
+                u = env.unwrapped
+                assert u.problem.to_pddl() == expected.problem.to_pddl()
+                assert u.engine.problem is u.problem
+                assert u.engine.initial() == u._make_engine(u.problem).initial()
+            env.reset()
+    finally:
+        env.close()
+
+
+def test_frozenlake_bits_are_the_bound_problems():
+    from svot.domains.frozenlake import generator as fl
+    from svot.problem_gen.grounding import shared_grounding
+
+    for size in (4, 5, 6, 7):
+        rng_a, rng_b = np.random.default_rng(size), np.random.default_rng(size)
+        for _ in range(40):
+            drawn = fl.draw_bits(size, "ood", rng_a)
+            gen = fl.generate(size, "ood", rng_b, plan=False)
+            bound = shared_grounding("frozenlake", size).bind(gen.problem)
+            assert (drawn.init, drawn.goal_pos, 0) == (bound.init, bound.goal_pos, bound.goal_neg)
+            assert drawn.problem().to_pddl() == gen.problem.to_pddl() and drawn.generated().state == gen.state
+        assert rng_a.bit_generator.state == rng_b.bit_generator.state
+
+
+@pytest.mark.parametrize("size,split", [(4, "id"), (5, "ood"), (6, "id"), (6, "ood"), (9, "ood")])
+def test_frozenlake_bit_stream_is_successive_draws(size, split):
+    from svot.domains.frozenlake import generator as fl
+
+    stream = fl.bit_stream(size, split, np.random.default_rng(size))
+    rng = np.random.default_rng(size)
+    for _ in range(300):  # several refills, the batch growing
+        a, b = stream(), fl.draw_bits(size, split, rng)
+        assert (a.init, a.goal_pos, a.attempts) == (b.init, b.goal_pos, b.attempts)
+        assert np.array_equal(a.holes, b.holes)
+    assert stream().problem().to_pddl() == fl.generate(size, split, rng, plan=False).problem.to_pddl()
+
+
+def test_reseeding_restarts_the_sequence():
+    env = gym.make(env_id("frozenlake", 6))
+    names = []
+    for _ in range(2):
+        env.reset(seed=11)
+        names.append([env.unwrapped.problem.name] + [env.reset()[0] is not None and env.unwrapped.problem.name for _ in range(12)])
+    env.close()
+    assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("domain", ["frozenlake", "sokoban"])
+def test_grounded_env_pickles_mid_stream_and_continues_identically(domain):
+    import pickle
+
+    env = gym.make(env_id(domain, 4)).unwrapped
+    env.reset(seed=5)
+    for a in (0, 1, 3, 2, 2):  # remembered moves, a refused one included (the view's NOT_APPLIED)
+        env.step(a)
+    copy = pickle.loads(pickle.dumps(env))
+    actions = np.random.default_rng(0).integers(4, size=80).tolist()
+
+    def run(e):
+        out = []
+        for a in actions:
+            obs, r, term, _, info = e.step(a)
+            out.append((obs.tobytes(), r, term, info["state_text"]))
+            if term:
+                e.reset()
+                out.append(e.problem.to_pddl())
+        return out
+
+    assert run(copy) == run(env)
