@@ -21,8 +21,8 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
   reset (``env.plan`` is then computed when first read, where the layout is
   solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``;
   where the domain's generator can hand over its draws as the initial state's
-  bits, FrozenLake's ``bit_stream``, ``env.problem`` too is built when first
-  read, the same problem ``generate`` gives; that stream draws boards from
+  bits (its ``bit_stream``), ``env.problem`` too is built when first
+  read, the same problem ``generate`` gives; that stream draws layouts from
   ``self.np_random`` a batch ahead, so the seeded problems are ``generate``'s
   as long as nothing else draws from ``env.np_random``);
   an int draws every reset from a pool of that many problems generated
@@ -307,9 +307,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
 
     @property
     def problem(self) -> Problem | None:
-        """The episode's PDDL problem. A problem sampled at ``reset`` from bits (FrozenLake) is built
-        on the first read: the same :class:`~svot.pddl.Problem` as ``svot.problem_gen.generate`` gives for
-        the same draws, the one ``env.engine.problem`` is."""
+        """The episode's PDDL problem. A problem sampled at ``reset`` from bits (a generator's
+        ``bit_stream``) is built on the first read: the same :class:`~svot.pddl.Problem` as
+        ``svot.problem_gen.generate`` gives for the same draws, the one ``env.engine.problem`` is."""
         if self._problem is None and self._drawn is not None:
             self._problem = self._drawn.problem()
         return self._problem

@@ -84,7 +84,7 @@ def undrawn_kinds(spec: DomainSpec, size: int, layout: list) -> int:
     for slot, atom in enumerate(layout):
         if atom is not None:
             drawn |= 1 << (slot % slots)
-    present = set(spec.kinds_at(size))  # (Gather's smaller grids hold fewer colours: those are never drawn)
+    present = set(spec.kinds_at(size))  # (a small grid may hold fewer kinds, e.g. colours: those are never drawn)
     return sum(1 << i for i, k in enumerate(spec.kinds) if k in present) & ~drawn
 
 
