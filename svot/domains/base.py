@@ -267,6 +267,12 @@ class DomainSpec:
         """A terminal state that is not the goal (e.g. a hole, absorbing in the PDDL)."""
         return False
 
+    # The same verdict as is_failure, as atoms: a state is a failure exactly when, for some object,
+    # every atom of the pattern holds with ``?x`` bound to it (e.g. ``(("at", "?x"), ("hole", "?x"))``).
+    # Optional: the env then tests state bits instead of building a state dict
+    # (svot.envs.failure; tests/envs/test_failure_atoms.py holds it equal to is_failure).
+    failure_atoms: ClassVar[tuple[tuple[str, str], ...]] = ()
+
     # --- envs and rendering: env class, vector env, sprites, ANSI characters, labels ------------
 
     # svot.envs.registration registers ``SVoT/<title>-NxN[-OOD]-v0`` with these gymnasium entry

@@ -56,6 +56,7 @@ from svot.engine.grounded import SharedGroundedEngine
 from svot.envs.conventions import ConventionsMixin, solve_given
 from svot.envs.info import PENDING, LazyInfo
 from svot.envs.episode import past_termination
+from svot.envs.failure import any_full, failure_masks
 from svot.envs.observation import observation_dtype, observer_for, spec_observation
 from svot.envs.problem_check import check_problem
 from svot.errors import ConfigError, ProblemError
@@ -135,6 +136,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self._n_actions = int(self.action_space.n)
         self._key_tuple = tuple(dict.fromkeys(self._keys))  # the distinct action literals (Engine.stuck)
         self._tracks_failure = type(self.dspec).is_failure is not DomainSpec.is_failure
+        self._failure_of: tuple | None = None  # (grounded task, its failure masks or None): _failure_masks
         self._observer = None
         self._observer_of: tuple | None = None  # what self._observer was looked up for (see reset)
         self.engine = None
@@ -399,14 +401,32 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             obs = spec_observation(self.dspec, sd, self.size)
         # a failure is absorbing (absorbing in the PDDL: no agent action applies, the vector env's
         # assumption too), so the compiled engine asks the spec only in dead ends
-        if self._tracks_failure and sd is None and (self.engine_kind != "grounded" or self._dead_end(state)):
-            sd = self._state_dict(state)
-        failed = bool(self._tracks_failure and sd is not None and self.dspec.is_failure(sd))
+        failed = False
+        if self._tracks_failure:
+            if sd is None and (self.engine_kind != "grounded" or self._dead_end(state)):
+                masks = self._failure_masks()
+                if masks is not None:  # the spec's failure_atoms on the state bits: no state dict needed
+                    failed = any_full(state, masks)
+                else:
+                    sd = self._state_dict(state)
+            if sd is not None:
+                failed = bool(self.dspec.is_failure(sd))
         # state, state_text and atoms are built when an info field is read (svot.envs.info)
         view = new_view(state, obs, bool(self.engine.is_goal(state)), failed, sd)
         if len(self._cache) < self._cache_limit:
             self._cache[state] = view
         return view
+
+    def _failure_masks(self) -> tuple[int, ...] | None:
+        """The spec's ``failure_atoms`` as masks over the compiled engine's bits (svot.envs.failure),
+        kept per grounded task; None where the state dict must answer."""
+        task = getattr(self.engine, "task", None) if self.engine_kind == "grounded" else None
+        if task is None or not self.dspec.failure_atoms:
+            return None
+        got = self._failure_of
+        if got is None or got[0] is not task:
+            got = self._failure_of = (task, failure_masks(self.dspec.failure_atoms, task.bit))
+        return got[1]
 
     def _dead_end(self, state) -> bool:
         """No agent action applies in ``state``."""

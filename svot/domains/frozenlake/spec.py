@@ -89,6 +89,8 @@ class FrozenLakeSpec(DomainSpec):
     def is_failure(self, state: dict) -> bool:
         return state["status"] == "fell"
 
+    failure_atoms = (("at", "?x"), ("hole", "?x"))  # fell: the player stands on a hole
+
     # --- generation and solving ---
     generator_module = "svot.domains.frozenlake.generator"
     table5 = TABLE5
