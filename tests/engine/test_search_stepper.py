@@ -12,6 +12,7 @@ from svot.domains.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objec
 from svot.engine import GroundedEngine, bfs_plan
 from svot.engine.grounded import pivot_predicate, shared_grounding
 from svot.engine.search import SearchStepper
+from svot.domains.sokoban import generator as sokoban
 from svot.domains.sokoban.generator import dead_masks
 from svot.problem_gen import generate
 from svot.problem_gen.grounding import shared_grounding as search_grounding
@@ -141,7 +142,10 @@ def test_reachable_gives_bfs_verdict_on_lamps_and_the_generic_path():
     assert not reach.found
 
 
-@pytest.mark.parametrize("domain_name,size", [("sokoban", 4), ("sokoban", 5), ("maze", 5), ("frozenlake", 4), ("questmaze", 4)])
+@pytest.mark.parametrize(
+    "domain_name,size",
+    [("sokoban", 4), ("sokoban", 5), ("sokoban", 6), ("maze", 5), ("frozenlake", 4), ("pacman", 4), ("questmaze", 4)],
+)
 def test_reachable_agrees_with_bfs_on_solvable_and_unsolvable_problems(domain_name, size):
     """The verdict search and breadth-first search agree, dead masks included, on drawn problems and on
     the same problems with the goal made unreachable (a goal atom that no state can hold with the others)."""
@@ -167,8 +171,60 @@ def test_reachable_agrees_with_bfs_on_solvable_and_unsolvable_problems(domain_na
             want = stepper.bfs(bound.init, pos, neg, **masks)
             got = stepper.reachable(bound.init, pos, neg, **masks)
             assert got.complete and want.complete and got.found == want.solved
+            if not got.found:  # both searches met every state there is to meet: the same ones
+                assert got.states == _by_states(stepper, bound.init, pos, neg, masks).states
             verdicts.add(got.found)
     assert verdicts == {True, False}
+
+
+def _by_states(stepper, init, pos, neg, masks):
+    """reachable's state-by-state search (an ``is_dead`` that refuses nothing turns the region search off)."""
+    return stepper.reachable(init, pos, neg, **masks, is_dead=lambda s: False)
+
+
+def test_walks_are_read_off_the_ground_actions():
+    """The region search runs where every walk (a step that only moves the player) is a shift of the
+    player's bit, blocked by bits at fixed offsets from its target, and excluded by the steps tried before it."""
+    for name, size in (("sokoban", 6), ("maze", 5), ("frozenlake", 4), ("pacman", 4)):
+        stepper = search_grounding(name, size).stepper
+        steps, _trig, _always = stepper._walks()
+        assert sorted(k for _o, shifts in steps for k, _ in shifts) == sorted((-size, size, -1, 1)), name
+    # Sokoban: a walk is blocked by a block or a wall on its target
+    t = sokoban.atom_bits(6)
+    stepper = t.grounding.stepper
+    ((offsets, _shifts),) = stepper._walks()[0]
+    at = t.at[7].bit_length()
+    assert sorted(offsets) == sorted((t.block[7].bit_length() - at, t.wall[7].bit_length() - at))
+
+
+@pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "id"), (5, "ood"), (6, "id"), (6, "ood")])
+def test_region_search_agrees_with_bfs_on_raw_sokoban_draws(size, split):
+    """Draws as the sampler makes them, unscreened (most are unsolvable), and kept problems, with and without the dead
+    masks: the region search's verdict is bfs's, and on a refused draw it met the very states the
+    state-by-state search meets."""
+    spec = get_spec("sokoban")
+    grounding = search_grounding("sokoban", size)
+    stepper = grounding.stepper
+    assert stepper._walks() is not None  # the region search is the one under test
+    rng = np.random.default_rng(size * 7 + (split == "ood"))
+    verdicts = []
+    for i in range(60):
+        if i % 4:
+            p = sokoban.sampling_params(size, split, rng)
+            drawn = sokoban.draw(size, p["walls"], p["blocks"], rng)
+            layout = sokoban.layout_from_draw(size, p["walls"], p["blocks"], drawn)
+        else:  # a kept problem: solvable
+            layout = spec.state_dict(generate("sokoban", size, split, rng).problem.init, size)
+            drawn = layout
+        bound = grounding.bind(spec.problem_from_state(layout, "x"))
+        masks = dict(zip(("dead_any", "dead_all"), dead_masks(bound, layout))) if i % 3 else {}
+        want = stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg, **masks)
+        got = stepper.reachable(bound.init, bound.goal_pos, bound.goal_neg, **masks)
+        assert got.complete and got.found == want.solved, drawn
+        if not got.found:
+            assert got.states == _by_states(stepper, bound.init, bound.goal_pos, bound.goal_neg, masks).states
+        verdicts.append(got.found)
+    assert True in verdicts and verdicts.count(False) >= 10
 
 
 def test_reachable_reports_a_capped_search_as_incomplete():

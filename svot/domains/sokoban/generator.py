@@ -281,9 +281,18 @@ class AtomBits:
             for r in range(size - 1)
             for c in range(size - 1)
         ]
+        self._blocks_on: dict[int, int] = {}
 
     def blocks_on(self, cells: int) -> int:
-        """The ``(block c)`` bits of the cells of a bitboard."""
+        """The ``(block c)`` bits of the cells of a bitboard (kept: a draw asks for some 25 windows)."""
+        out = self._blocks_on.get(cells)
+        if out is None:
+            if len(self._blocks_on) >= 1 << 16:
+                self._blocks_on.clear()
+            out = self._blocks_on[cells] = self._blocks_on_uncached(cells)
+        return out
+
+    def _blocks_on_uncached(self, cells: int) -> int:
         out = 0
         block = self.block
         while cells:
@@ -303,7 +312,8 @@ def search_draw(
 
     The initial bits, the goal mask and the dead masks are those ``search``
     reads off the bound problem (a test checks them against ``bind`` and
-    :func:`dead_masks`), so the result is the same.
+    :func:`dead_masks`), less the Claim 3 windows no state can fill (more open
+    cells than blocks), so the result is the same.
 
     ``plan=False`` asks only for the verdict, from the engine's
     :meth:`~svot.engine.search.SearchStepper.reachable` (the same successors and
@@ -331,7 +341,9 @@ def search_draw(
     dead_all = []
     for w in t.windows:
         open_cells = w & free
-        if open_cells & ~goal_board:  # Claim 3: filling the window's open cells is dead
+        # Claim 3: filling the window's open cells is dead. A window with more open cells than there are
+        # blocks is left out: every push deletes one (block c) and adds one, so no state fills it.
+        if open_cells & ~goal_board and open_cells.bit_count() <= blocks:
             dead_all.append(t.blocks_on(open_cells))
     stepper = t.grounding.stepper
     if not plan and state_bound(size, walls, blocks) <= max_states:
@@ -362,10 +374,10 @@ def generate(
     found: list[SearchResult] = []
 
     def choose(rows: np.ndarray) -> int | None:
-        if size <= MAX_SCREEN_SIZE:
-            candidates = surviving_rows(size, w, n, rows).tolist()
-        else:
-            candidates = [j for j in range(len(rows)) if not _quick_reject_draw(size, w, n, rows[j, :k].tolist())]
+        if size <= MAX_SCREEN_SIZE and len(rows) > SCALAR_SCREEN_ROWS:
+            candidates = iter(surviving_rows(size, w, n, rows).tolist())
+        else:  # draw by draw, stopping at the one kept (a search refuses what Claim 3 refuses at the start)
+            candidates = (j for j in range(len(rows)) if not _quick_reject_draw(size, w, n, rows[j, :k].tolist()))
         for j in candidates:
             result = search_draw(size, w, n, rows[j, :k].tolist(), max_states=max_states, plan=plan)
             if result.solved:
@@ -383,6 +395,12 @@ def generate(
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
     return finish(spec, size, split, layout, found[-1].plan if plan else None, {**params, "attempts": attempt}, problem)
 
+
+# Up to this many draws in a batch, the claims are read draw by draw in Python and stop at the draw
+# kept, rather than on the whole batch in numpy (whose fixed cost per call outweighs a few draws). Only
+# the time depends on it: both keep the first draw the search solves (Claims 1-2 refuse only
+# unsolvable draws, and the search refuses a draw Claim 3 refuses at the start, as a dead state).
+SCALAR_SCREEN_ROWS = 32
 
 # The first batch of draws screened at once, per (size, walls, blocks): about as many as the last
 # problem needed (3 blocks on 6x6 take hundreds of draws, 1 block on 4x4 a few). Only the time
