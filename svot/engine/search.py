@@ -287,7 +287,7 @@ class SearchStepper:
         """
         pm = self.pivot_mask
         steps, trig, always = self._walks()
-        rows = _RegionRows(self._moves(), self.static_mask, st, self._rows, pm)
+        fluent = ~self.static_mask
         goal_np, goal_neg_np = goal_pos & ~pm, goal_neg & ~pm
         goal_piv, goal_neg_piv = goal_pos & pm, goal_neg & pm
         # the pivot atoms a state may hold and meet the goal's pivot part (it holds one: at most one goal_piv)
@@ -316,46 +316,45 @@ class SearchStepper:
             n += fresh.bit_count()
             if rest & goal_np == goal_np and not rest & goal_neg_np and fresh & goal_cells:
                 return Reach(True, n, True)
-            # the cells where a step other than a walk may apply: it needs one of rest's bits, or none
-            cand = always
+            # the region's (cell, an agent action's candidates) where a step other than a walk may
+            # apply: it needs one of rest's bits, or none
+            tries = [ca for ca in always if ca[0] & region]
             x = rest
             while x:
                 low = x & -x
-                cand |= trig.get(low, 0)
                 x ^= low
-            cand &= region
+                for ca in trig.get(low, ()):
+                    if ca[0] & region:
+                        tries.append(ca)
             unset = ~rest & watch_mask
-            while cand:
-                c = cand & -cand
-                cand ^= c
-                x = rest | c
-                for cands in rows[c]:
-                    for pos, neg, keep, add, walk in cands:  # the first applicable candidate is the engine's
-                        if x & pos == pos and not x & neg:
-                            break
-                    else:
-                        continue
-                    if walk:
-                        continue  # its target is in the region
-                    t = (x & keep) | add
-                    q = t & pm
-                    t_np = t ^ q
-                    old = seen.get(t_np, 0)
-                    if old & q:
-                        continue  # a walk (in the region) or a state met before
-                    seen[t_np] = old | q
-                    n += 1
-                    if t & goal_pos == goal_pos and not t & goal_neg:
-                        return Reach(True, n, True)
-                    if t & dead_any:
-                        continue
-                    new = t & unset
-                    if new and _completes_a_mask(t, new, watch):
-                        continue
-                    h = (t & goal_pos).bit_count()
-                    stacks[h].append(t)
-                    if h > top:
-                        top = h
+            for c, cands in tries:
+                x = rest | c | st  # the ground actions as grounded, static preconditions included
+                for pos, neg, keep, add, walk in cands:  # the first applicable candidate is the engine's
+                    if x & pos == pos and not x & neg:
+                        break
+                else:
+                    continue
+                if walk:
+                    continue  # its target is in the region
+                t = ((x & keep) | add) & fluent
+                q = t & pm
+                t_np = t ^ q
+                old = seen.get(t_np, 0)
+                if old & q:
+                    continue  # met before
+                seen[t_np] = old | q
+                n += 1
+                if t & goal_pos == goal_pos and not t & goal_neg:
+                    return Reach(True, n, True)
+                if t & dead_any:
+                    continue
+                new = t & unset
+                if new and _completes_a_mask(t, new, watch):
+                    continue
+                h = (t & goal_pos).bit_count()
+                stacks[h].append(t)
+                if h > top:
+                    top = h
             if n > max_states:
                 return Reach(False, n, False)
 
@@ -366,8 +365,10 @@ class SearchStepper:
         ``(offsets, ((k, sources), ...))``: an action's walk from pivot bit ``c`` in ``sources`` leads
         to ``q = c`` shifted by ``k`` bits, and applies exactly when no state bit at ``q`` shifted by
         one of the offsets is true (the walk's negative preconditions, statics included, none a pivot
-        atom). ``trig`` maps a non-pivot fluent bit to the pivot bits whose other ground actions need it
-        (the first such bit of each), ``always`` the pivot bits with another ground action needing none.
+        atom). ``trig`` maps a non-pivot fluent bit to ``(c, candidates)`` pairs: pivot bit ``c`` and
+        the ground actions of one agent action at ``c`` (unspecialised, in the engine's order, each
+        with a flag: a walk), where one that is not a walk needs that bit (the first such bit of
+        each); ``always`` lists the pairs where one needs none.
         None unless every walk has that shape, and every ground action tried before a walk (the engine
         takes the first that applies) excludes it: needs a bit the walk needs false, or the converse.
         Read once off :attr:`buckets`.
@@ -561,7 +562,6 @@ class _Rows:
     def __init__(self):
         self.reads: dict[int, int] = {}
         self.rows: dict[tuple[int, int], tuple] = {}
-        self.marked: dict[tuple[int, int], tuple] = {}  # the same rows with walks marked (_RegionRows)
 
     def row(self, moves: dict, static: int, st: int, piv: int) -> tuple:
         reads = self.reads.get(piv)
@@ -576,35 +576,8 @@ class _Rows:
         if out is None:
             if len(self.rows) >= _ROWS_LIMIT:
                 self.rows.clear()
-                self.marked.clear()
             out = self.rows[key] = _specialised_row(moves, static, st, piv)
         return out
-
-
-class _RegionRows(dict):
-    """pivot bit → the problem's candidates per agent action for :meth:`SearchStepper._reach_by_regions`:
-    :class:`_Specialised`'s, without the action indices, each with a flag: a walk (its effects touch
-    only pivot atoms). Built on first lookup, and kept across problems in :class:`_Rows`."""
-
-    def __init__(self, moves: dict, static: int, st: int, rows: "_Rows", pm: int):
-        super().__init__()
-        self._moves, self._static, self._st, self._rows, self._pm = moves, static, st, rows, pm
-
-    def __missing__(self, piv: int) -> tuple:
-        rows = self._rows
-        reads = rows.reads.get(piv)
-        out = None if reads is None else rows.marked.get((piv, self._st & reads))
-        if out is None:
-            row = rows.row(self._moves, self._static, self._st, piv)
-            out = rows.marked[(piv, self._st & rows.reads[piv])] = _marked_row(row, self._pm)
-        self[piv] = out
-        return out
-
-
-def _marked_row(row: tuple, pm: int) -> tuple:
-    return tuple(
-        tuple((pos, neg, keep, add, not (add | ~keep) & ~pm) for pos, neg, keep, add in cands) for _a, cands in row
-    )
 
 
 def _flood(start: int, done: int, x: int, steps: tuple, pm: int) -> int:
@@ -635,23 +608,24 @@ def _flood(start: int, done: int, x: int, steps: tuple, pm: int) -> int:
 def _walk_steps(buckets: list, pm: int, static: int):
     """:meth:`SearchStepper._walks` from the buckets (unspecialised ground actions by pivot bit)."""
     steps: dict[tuple, list] = {}
-    trig: dict[int, int] = {}
-    always = 0
-    for by, loose in buckets:
+    trig: dict[int, list] = {}
+    always = []
+    listed = set()
+    for a, (by, loose) in enumerate(buckets):
         if loose:
             return None
         shape = None
         sources = 0
         for c, cands in by.items():
+            marked = tuple((pos, neg, keep, add, not (add | ~keep) & ~pm) for pos, neg, keep, add in cands)
             for i, (pos, neg, keep, add) in enumerate(cands):
                 delete = ~keep
                 if (add | delete) & ~pm:  # not a walk
                     need = pos & ~pm & ~static
-                    if need:
-                        low = need & -need
-                        trig[low] = trig.get(low, 0) | c
-                    else:
-                        always |= c
+                    low = need & -need
+                    if (low, c, a) not in listed:
+                        listed.add((low, c, a))
+                        (trig.setdefault(low, []) if low else always).append((c, marked))
                     continue
                 q = add
                 if pos != c or delete != c or neg & pm or not q or q & (q - 1) or q == c or sources & c:
@@ -672,7 +646,7 @@ def _walk_steps(buckets: list, pm: int, static: int):
                 sources |= c
         if shape is not None:
             steps.setdefault(shape[1], []).append((shape[0], sources))
-    return tuple((o, tuple(v)) for o, v in steps.items()), trig, always
+    return tuple((o, tuple(v)) for o, v in steps.items()), {b: tuple(v) for b, v in trig.items()}, tuple(always)
 
 
 def _specialised_row(moves: dict, static: int, st: int, piv: int) -> tuple:

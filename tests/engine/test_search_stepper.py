@@ -34,6 +34,24 @@ TOGGLES = """
 """
 
 
+# `mark` is tried before `walk` and does not exclude it (either may apply onto an unmarked cell): the
+# engine takes `mark`, so a walk is not a free move there, and the region search must stand aside
+MARKS = """
+(define (domain marks)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types cell direction)
+  (:predicates (adj ?from - cell ?dir - direction ?to - cell) (marked ?c - cell) (at ?c - cell) (move ?dir - direction))
+  ; (:actions move)
+  (:action mark :parameters (?from - cell ?to - cell ?dir - direction)
+    :precondition (and (move ?dir) (at ?from) (adj ?from ?dir ?to) (not (marked ?to)))
+    :effect (and (not (at ?from)) (at ?to) (marked ?to)))
+  (:action walk :parameters (?from - cell ?to - cell ?dir - direction)
+    :precondition (and (move ?dir) (at ?from) (adj ?from ?dir ?to))
+    :effect (and (not (at ?from)) (at ?to)))
+)
+"""
+
+
 def _lamps_problem(domain, size: int, player, lamps, pivot: str = "at") -> Problem:
     init = frozenset(adjacency_atoms(size)) | {(pivot, cell_name(player))} | {("lamp", cell_name(c)) for c in lamps}
     return Problem(domain.name, "p", tuple(grid_objects(size)), init, tuple(sorted(("lit", cell_name(c)) for c in lamps)))
@@ -195,6 +213,28 @@ def test_walks_are_read_off_the_ground_actions():
     ((offsets, _shifts),) = stepper._walks()[0]
     at = t.at[7].bit_length()
     assert sorted(offsets) == sorted((t.block[7].bit_length() - at, t.wall[7].bit_length() - at))
+
+
+def test_a_walk_the_engine_may_not_take_keeps_the_state_search():
+    """Where a ground action tried before a walk does not exclude it, walks are not read as free
+    moves, and the verdict is still bfs's: crossing the grid marks a cell on the way."""
+    domain = parse_domain(MARKS)
+    size = 3
+    init = frozenset(adjacency_atoms(size)) | {("at", "c_0_0"), ("marked", "c_0_0")}
+    problem = Problem(domain.name, "p", tuple(grid_objects(size)), init, (("at", "c_2_2"),))
+    keys = [("move", d) for d in DIRECTIONS]
+    stepper, bound, got, ref = _plans(domain, problem, keys, adjacency_atoms(size))
+    assert stepper._moves() is not None and stepper._walks() is None
+    assert got.plan == ref and len(ref) == 4
+    middle = 0
+    for r in range(size):
+        for c in range(size):
+            if (r, c) not in ((0, 0), (2, 2)):
+                middle |= stepper.task.bit[("marked", cell_name((r, c)))]
+    for neg, found in ((0, True), (middle, False)):  # nothing marked but the ends: unreachable
+        want = stepper.bfs(bound.init, bound.goal_pos, neg)
+        reach = stepper.reachable(bound.init, bound.goal_pos, neg)
+        assert reach.complete and reach.found == want.solved == found
 
 
 @pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "id"), (5, "ood"), (6, "id"), (6, "ood")])

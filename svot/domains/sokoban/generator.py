@@ -131,6 +131,8 @@ class Board:
         self.full = (1 << size * size) - 1
         self.not_col0 = self.full & ~sum(1 << (r * size) for r in range(size))
         self.not_col_last = self.full & ~sum(1 << (r * size + size - 1) for r in range(size))
+        self._live_key: tuple[int, int] = (-1, -1)
+        self._live = 0
 
     def toward(self, b: int, d: str) -> int:
         """Cells x whose neighbour x+d (inside the grid) is in ``b``."""
@@ -150,25 +152,44 @@ class Board:
         return [divmod(i, self.size) for i in range(self.size * self.size) if b >> i & 1]
 
     def live(self, free: int, goals: int) -> int:
-        """Claim 1: free cells from which a lone block can be pushed onto some goal."""
-        back = [(d, free & self.toward(free, _OPPOSITE[d])) for d in DIRECTIONS]  # x and x-d free
+        """Claim 1: free cells from which a lone block can be pushed onto some goal.
+
+        For each direction d: x joins when x and x-d are free and x+d is live (:meth:`toward`
+        inlined, its column masks folded into the free pairs). The last answer is kept: the
+        sampler's screen and its search ask for the same draw one after the other."""
+        if free == self._live_key[0] and goals == self._live_key[1]:
+            return self._live
+        n = self.size
+        up = free & (free >> n)  # toward(free, down); then toward(live, up)
+        down = free & (free << n)  # toward(free, up); then toward(live, down)
+        left = free & (free >> 1) & self.not_col_last & self.not_col0  # toward(free, right); toward(live, left)
+        right = free & (free << 1) & self.not_col0 & self.not_col_last  # toward(free, left); toward(live, right)
         live = goals
         while True:
-            new = live
-            for d, ok in back:
-                new |= ok & self.toward(live, d)  # ... and x+d live
+            new = live | up & (live << n) | down & (live >> n) | left & (live << 1) | right & (live >> 1)
             if new == live:
-                return live
+                break
             live = new
+        self._live_key, self._live = (free, goals), live
+        return live
 
     def reach(self, free: int, start: int) -> int:
-        """Cells a lone block on ``start`` can be pushed to."""
-        steps = [(_OPPOSITE[d], self.toward(free, _OPPOSITE[d])) for d in DIRECTIONS]
+        """Cells a lone block on ``start`` can be pushed to: x in reach, x-d free and x+d free → x+d
+        (:meth:`toward` inlined)."""
+        n = self.size
+        ncl, nc0 = self.not_col_last, self.not_col0
+        up, down = free >> n, (free << n) & self.full  # the player's cell free, per direction
+        left, right = (free >> 1) & ncl, (free << 1) & nc0
+        free_ncl, free_nc0 = free & ncl, free & nc0
         reach = start
         while True:
-            new = reach
-            for opp, behind_free in steps:
-                new |= self.toward(reach & behind_free, opp) & free  # x in reach, x-d free → x+d if free
+            new = (
+                reach
+                | ((reach & up) >> n) & free
+                | ((reach & down) << n) & free
+                | ((reach & left) >> 1) & free_ncl
+                | ((reach & right) << 1) & free_nc0
+            )
             if new == reach:
                 return reach
             reach = new
