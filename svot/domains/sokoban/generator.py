@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.grid import DIRECTIONS, Cell, cell_name
+from svot.domains.grid import Cell, cell_name
 from svot.domains.sokoban.screen import MAX_SIZE as MAX_SCREEN_SIZE, surviving_rows
 from svot.domains.sokoban.table5 import TABLE5
 from svot.engine.search import SearchResult
@@ -120,9 +120,6 @@ def sample_layout(size: int, walls: int, blocks: int, rng: np.random.Generator) 
 #
 # The relaxed searches run on bitboards: bit r*N + c is cell (r, c).
 
-_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
-
-
 class Board:
     """Bitboard shifts for an N×N grid."""
 
@@ -131,8 +128,7 @@ class Board:
         self.full = (1 << size * size) - 1
         self.not_col0 = self.full & ~sum(1 << (r * size) for r in range(size))
         self.not_col_last = self.full & ~sum(1 << (r * size + size - 1) for r in range(size))
-        self._live_key: tuple[int, int] = (-1, -1)
-        self._live = 0
+        self._last_live = (-1, -1, 0)  # (free, goals, live): one tuple, read and written at once
 
     def toward(self, b: int, d: str) -> int:
         """Cells x whose neighbour x+d (inside the grid) is in ``b``."""
@@ -157,8 +153,9 @@ class Board:
         For each direction d: x joins when x and x-d are free and x+d is live (:meth:`toward`
         inlined, its column masks folded into the free pairs). The last answer is kept: the
         sampler's screen and its search ask for the same draw one after the other."""
-        if free == self._live_key[0] and goals == self._live_key[1]:
-            return self._live
+        last = self._last_live
+        if last[0] == free and last[1] == goals:
+            return last[2]
         n = self.size
         up = free & (free >> n)  # toward(free, down); then toward(live, up)
         down = free & (free << n)  # toward(free, up); then toward(live, down)
@@ -170,7 +167,7 @@ class Board:
             if new == live:
                 break
             live = new
-        self._live_key, self._live = (free, goals), live
+        self._last_live = (free, goals, live)
         return live
 
     def reach(self, free: int, start: int) -> int:
@@ -363,7 +360,8 @@ def search_draw(
     for w in t.windows:
         open_cells = w & free
         # Claim 3: filling the window's open cells is dead. A window with more open cells than there are
-        # blocks is left out: every push deletes one (block c) and adds one, so no state fills it.
+        # blocks is left out: a walk leaves the (block c) atoms alone and a push deletes one and adds
+        # one, so every state holds as many as the start and none fills it.
         if open_cells & ~goal_board and open_cells.bit_count() <= blocks:
             dead_all.append(t.blocks_on(open_cells))
     stepper = t.grounding.stepper
@@ -420,7 +418,9 @@ def generate(
 # Up to this many draws in a batch, the claims are read draw by draw in Python and stop at the draw
 # kept, rather than on the whole batch in numpy (whose fixed cost per call outweighs a few draws). Only
 # the time depends on it: both keep the first draw the search solves (Claims 1-2 refuse only
-# unsolvable draws, and the search refuses a draw Claim 3 refuses at the start, as a dead state).
+# unsolvable draws, and the search refuses a draw Claim 3 refuses at the start, as a dead state;
+# tests/problem_gen/test_problem_gen_batched.py and test_problem_gen_sokoban.py hold both paths to the
+# one-by-one loop).
 SCALAR_SCREEN_ROWS = 32
 
 # The first batch of draws screened at once, per (size, walls, blocks): about as many as the last
