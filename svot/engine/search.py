@@ -130,6 +130,7 @@ class SearchStepper:
         self.pivot_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] == self.pivot))
         self.buckets = [self._bucket(k) for k in self.keys]
         self._moves_cache: dict | None | bool = False
+        self._walks_cache: tuple | None | bool = False
         self._rows = _Rows()  # specialised rows by (pivot, the static bits they read): see _specialise
         static_preds = task.domain.static_predicates
         self.static_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] in static_preds))
@@ -243,16 +244,20 @@ class SearchStepper:
     ) -> Reach:
         """Whether a goal state is reachable: :meth:`bfs`'s verdict, without a plan.
 
-        The same successors and dead states as :meth:`bfs`, searched best first by
-        the number of goal atoms a state already holds (the most recent first among
-        equals) with a set of seen states instead of breadth first with parent
-        links: it stops at the first goal state it meets, usually after fewer states
-        than breadth-first search (about half, on the solvable draws of a block-pushing domain). Both search the same finite set of live states, so when
-        neither stops at ``max_states`` they agree: the goal is reachable through
-        live states exactly when it is reachable at all. ``Reach.complete`` is
-        False when the cap stopped it (then ``found`` is False, unproven); a
-        caller that needs :meth:`bfs`'s very verdict under a cap must make sure
-        no search can reach it (fewer possible states than ``max_states``).
+        The same successors and dead states as :meth:`bfs`, with a set of seen
+        states instead of parent links, in another order: it stops at the first
+        goal state it meets, usually after fewer states than breadth-first search.
+        Both search the same finite set of live states, so when neither stops at
+        ``max_states`` they agree: the goal is reachable through live states
+        exactly when it is reachable at all. ``Reach.complete`` is False when the
+        cap stopped it (then ``found`` is False, unproven); a caller that needs
+        :meth:`bfs`'s very verdict under a cap must make sure no search can reach
+        it (fewer possible states than ``max_states``). ``Reach.states`` counts
+        distinct states seen, as :meth:`bfs` does, though not the same ones.
+
+        When the dead states do not depend on the pivot atom (no pivot bit in
+        ``dead_any`` or ``dead_all``, no ``is_dead``), the search is
+        :meth:`_reach_by_regions`; otherwise :meth:`_reach_by_states`.
         """
         if self.internal or self._moves() is None:
             r = self._bfs_generic(init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead)
@@ -261,6 +266,122 @@ class SearchStepper:
         if isinstance(prepared, SearchResult):
             return Reach(prepared.solved, prepared.states, prepared.complete)
         s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, is_dead = prepared
+        pm = self.pivot_mask
+        piv = s0 & pm
+        single = piv and not piv & (piv - 1)
+        if single and is_dead is None and self._walks() is not None and not (dead_any | watch_mask) & pm:
+            return self._reach_by_regions(s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states)
+        return self._reach_by_states(s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, is_dead, max_states)
+
+    def _reach_by_regions(self, s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states) -> Reach:
+        """:meth:`reachable` region by region: from a live state, every state its walks reach
+        (:meth:`_walks`: steps that only move the pivot atom) at once, on bitboards, then the other steps
+        from the cells that may take one.
+
+        Why it is exact: the states met are the states :meth:`_reach_by_states` meets (every successor
+        of every live state met), in another order. ``seen`` maps non-pivot bits (``rest``) to the pivot bits met
+        with them, ``closed`` to those whose walks were followed. A walk keeps the non-pivot bits, and no
+        dead test reads a pivot bit, so a walk from a live state is live and needs no test. The pivot
+        predicate is balanced (:func:`~svot.engine.grounded.pivot_predicate`) and ``s0`` holds one atom
+        of it, so every state met holds exactly one.
+        """
+        pm = self.pivot_mask
+        steps, trig, always = self._walks()
+        fluent = ~self.static_mask
+        goal_np, goal_neg_np = goal_pos & ~pm, goal_neg & ~pm
+        goal_piv, goal_neg_piv = goal_pos & pm, goal_neg & pm
+        # the pivot atoms a state may hold and meet the goal's pivot part (it holds one: at most one goal_piv)
+        goal_cells = 0 if goal_piv & (goal_piv - 1) else (goal_piv or pm) & ~goal_neg_piv
+        seen: dict[int, int] = {s0 & ~pm: s0 & pm}
+        closed: dict[int, int] = {}
+        n = 1
+        top = (s0 & goal_pos).bit_count()
+        stacks: list[list[int]] = [[] for _ in range(goal_pos.bit_count() + 1)]
+        stacks[top].append(s0)
+        while True:
+            while top >= 0 and not stacks[top]:
+                top -= 1
+            if top < 0:
+                return Reach(False, n, True)
+            s = stacks[top].pop()
+            rest = s & ~pm
+            done = closed.get(rest, 0)
+            if s & done:
+                continue  # its region was followed from another state
+            region = _flood(s & pm, done, rest | st, steps, pm)
+            closed[rest] = done | region
+            met = seen[rest]
+            fresh = region & ~met
+            seen[rest] = met | region
+            n += fresh.bit_count()
+            if rest & goal_np == goal_np and not rest & goal_neg_np and fresh & goal_cells:
+                return Reach(True, n, True)
+            # the region's (cell, an agent action's candidates) where a step other than a walk may
+            # apply: it needs one of rest's bits, or none
+            tries = [ca for ca in always if ca[0] & region]
+            x = rest
+            while x:
+                low = x & -x
+                x ^= low
+                for ca in trig.get(low, ()):
+                    if ca[0] & region:
+                        tries.append(ca)
+            unset = ~rest & watch_mask
+            for c, cands in tries:
+                x = rest | c | st  # the ground actions as grounded, static preconditions included
+                for pos, neg, keep, add, walk in cands:  # the first applicable candidate is the engine's
+                    if x & pos == pos and not x & neg:
+                        break
+                else:
+                    continue
+                if walk:
+                    continue  # its target is in the region
+                t = ((x & keep) | add) & fluent
+                q = t & pm
+                t_np = t ^ q
+                old = seen.get(t_np, 0)
+                if old & q:
+                    continue  # met before
+                seen[t_np] = old | q
+                n += 1
+                if t & goal_pos == goal_pos and not t & goal_neg:
+                    return Reach(True, n, True)
+                if t & dead_any:
+                    continue
+                new = t & unset
+                if new and _completes_a_mask(t, new, watch):
+                    continue
+                h = (t & goal_pos).bit_count()
+                stacks[h].append(t)
+                if h > top:
+                    top = h
+            if n > max_states:
+                return Reach(False, n, False)
+
+    def _walks(self):
+        """The ground actions that only move the pivot atom (walks), as bitboard steps, or None.
+
+        ``(steps, trig, always)``: ``steps`` groups the agent actions by ``offsets`` as
+        ``(offsets, ((k, sources), ...))``: an action's walk from pivot bit ``c`` in ``sources`` leads
+        to ``q = c`` shifted by ``k`` bits, and applies exactly when no state bit at ``q`` shifted by
+        one of the offsets is true (the walk's negative preconditions, statics included, none a pivot
+        atom). ``trig`` maps a non-pivot fluent bit to ``(c, candidates)`` pairs: pivot bit ``c`` and
+        the ground actions of one agent action at ``c`` (unspecialised, in the engine's order, each
+        with a flag: a walk), where one that is not a walk needs that bit (the first such bit of
+        each); ``always`` lists the pairs where one needs none.
+        None unless every walk has that shape, and every ground action tried before a walk (the engine
+        takes the first that applies) excludes it: needs a bit the walk needs false, or the converse.
+        Read once off :attr:`buckets`.
+        """
+        if self._walks_cache is False:
+            self._walks_cache = _walk_steps(self.buckets, self.pivot_mask, self.static_mask)
+        return self._walks_cache
+
+    def _reach_by_states(
+        self, s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, is_dead, max_states
+    ) -> Reach:
+        """:meth:`reachable` state by state, best first by the number of goal atoms a state already holds
+        (the most recent first among equals)."""
         static = self.static_mask
         pm = self.pivot_mask
         moves = self._specialise(st)
@@ -457,6 +578,75 @@ class _Rows:
                 self.rows.clear()
             out = self.rows[key] = _specialised_row(moves, static, st, piv)
         return out
+
+
+def _flood(start: int, done: int, x: int, steps: tuple, pm: int) -> int:
+    """The pivot bits walks reach from ``start`` with the other bits ``x`` (statics included), stopping
+    at ``done`` (already followed): breadth first on bitboards, one shift per agent action and step.
+    ``steps``: per group of agent actions whose walks read the same offsets, the offsets and the
+    actions' ``(k, sources)``."""
+    moves = []
+    for offsets, shifts in steps:
+        blocked = done
+        for o in offsets:
+            blocked |= x >> o if o >= 0 else x << -o
+        ok = pm & ~blocked
+        for k, sources in shifts:
+            moves.append((k, sources & ok >> k if k >= 0 else sources & ok << -k, ok))
+    region = front = start
+    while front:
+        new = 0
+        for k, sources, ok in moves:
+            f = front & sources
+            if f:
+                new |= f << k if k >= 0 else f >> -k
+        front = new & ~region
+        region |= front
+    return region
+
+
+def _walk_steps(buckets: list, pm: int, static: int):
+    """:meth:`SearchStepper._walks` from the buckets (unspecialised ground actions by pivot bit)."""
+    steps: dict[tuple, list] = {}
+    trig: dict[int, list] = {}
+    always = []
+    listed = set()
+    for a, (by, loose) in enumerate(buckets):
+        if loose:
+            return None
+        shape = None
+        sources = 0
+        for c, cands in by.items():
+            marked = tuple((pos, neg, keep, add, not (add | ~keep) & ~pm) for pos, neg, keep, add in cands)
+            for i, (pos, neg, keep, add) in enumerate(cands):
+                delete = ~keep
+                if (add | delete) & ~pm:  # not a walk
+                    need = pos & ~pm & ~static
+                    low = need & -need
+                    if (low, c, a) not in listed:
+                        listed.add((low, c, a))
+                        (trig.setdefault(low, []) if low else always).append((c, marked))
+                    continue
+                q = add
+                if pos != c or delete != c or neg & pm or not q or q & (q - 1) or q == c or sources & c:
+                    return None
+                k = q.bit_length() - c.bit_length()
+                offsets = []
+                x = neg
+                while x:
+                    low = x & -x
+                    offsets.append(low.bit_length() - q.bit_length())
+                    x ^= low
+                if shape is None:
+                    shape = (k, tuple(offsets))
+                elif shape != (k, tuple(offsets)):
+                    return None
+                if any(not (p & neg or n & pos) for p, n, _k, _a in cands[:i]):
+                    return None
+                sources |= c
+        if shape is not None:
+            steps.setdefault(shape[1], []).append((shape[0], sources))
+    return tuple((o, tuple(v)) for o, v in steps.items()), {b: tuple(v) for b, v in trig.items()}, tuple(always)
 
 
 def _specialised_row(moves: dict, static: int, st: int, piv: int) -> tuple:

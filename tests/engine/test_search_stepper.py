@@ -12,6 +12,7 @@ from svot.domains.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objec
 from svot.engine import GroundedEngine, bfs_plan
 from svot.engine.grounded import pivot_predicate, shared_grounding
 from svot.engine.search import SearchStepper
+from svot.domains.sokoban import generator as sokoban
 from svot.domains.sokoban.generator import dead_masks
 from svot.problem_gen import generate
 from svot.problem_gen.grounding import shared_grounding as search_grounding
@@ -29,6 +30,24 @@ TOGGLES = """
   ; (:actions press)
   (:action switch-on :parameters (?c - cell) :precondition (and (press ?c) (not (lit ?c))) :effect (lit ?c))
   (:action switch-off :parameters (?c - cell) :precondition (and (press ?c) (lit ?c)) :effect (not (lit ?c)))
+)
+"""
+
+
+# `mark` is tried before `walk` and does not exclude it (either may apply onto an unmarked cell): the
+# engine takes `mark`, so a walk is not a free move there, and the region search must stand aside
+MARKS = """
+(define (domain marks)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types cell direction)
+  (:predicates (adj ?from - cell ?dir - direction ?to - cell) (marked ?c - cell) (at ?c - cell) (move ?dir - direction))
+  ; (:actions move)
+  (:action mark :parameters (?from - cell ?to - cell ?dir - direction)
+    :precondition (and (move ?dir) (at ?from) (adj ?from ?dir ?to) (not (marked ?to)))
+    :effect (and (not (at ?from)) (at ?to) (marked ?to)))
+  (:action walk :parameters (?from - cell ?to - cell ?dir - direction)
+    :precondition (and (move ?dir) (at ?from) (adj ?from ?dir ?to))
+    :effect (and (not (at ?from)) (at ?to)))
 )
 """
 
@@ -141,7 +160,10 @@ def test_reachable_gives_bfs_verdict_on_lamps_and_the_generic_path():
     assert not reach.found
 
 
-@pytest.mark.parametrize("domain_name,size", [("sokoban", 4), ("sokoban", 5), ("maze", 5), ("frozenlake", 4), ("questmaze", 4)])
+@pytest.mark.parametrize(
+    "domain_name,size",
+    [("sokoban", 4), ("sokoban", 5), ("sokoban", 6), ("maze", 5), ("frozenlake", 4), ("pacman", 4), ("questmaze", 4)],
+)
 def test_reachable_agrees_with_bfs_on_solvable_and_unsolvable_problems(domain_name, size):
     """The verdict search and breadth-first search agree, dead masks included, on drawn problems and on
     the same problems with the goal made unreachable (a goal atom that no state can hold with the others)."""
@@ -167,8 +189,82 @@ def test_reachable_agrees_with_bfs_on_solvable_and_unsolvable_problems(domain_na
             want = stepper.bfs(bound.init, pos, neg, **masks)
             got = stepper.reachable(bound.init, pos, neg, **masks)
             assert got.complete and want.complete and got.found == want.solved
+            if not got.found:  # both searches met every state there is to meet: the same ones
+                assert got.states == _by_states(stepper, bound.init, pos, neg, masks).states
             verdicts.add(got.found)
     assert verdicts == {True, False}
+
+
+def _by_states(stepper, init, pos, neg, masks):
+    """reachable's state-by-state search (an ``is_dead`` that refuses nothing turns the region search off)."""
+    return stepper.reachable(init, pos, neg, **masks, is_dead=lambda s: False)
+
+
+def test_walks_are_read_off_the_ground_actions():
+    """The region search runs where every walk (a step that only moves the player) is a shift of the
+    player's bit, blocked by bits at fixed offsets from its target, and excluded by the steps tried before it."""
+    for name, size in (("sokoban", 6), ("maze", 5), ("frozenlake", 4), ("pacman", 4)):
+        stepper = search_grounding(name, size).stepper
+        steps, _trig, _always = stepper._walks()
+        assert sorted(k for _o, shifts in steps for k, _ in shifts) == sorted((-size, size, -1, 1)), name
+    # Sokoban: a walk is blocked by a block or a wall on its target
+    t = sokoban.atom_bits(6)
+    stepper = t.grounding.stepper
+    ((offsets, _shifts),) = stepper._walks()[0]
+    at = t.at[7].bit_length()
+    assert sorted(offsets) == sorted((t.block[7].bit_length() - at, t.wall[7].bit_length() - at))
+
+
+def test_a_walk_the_engine_may_not_take_keeps_the_state_search():
+    """Where a ground action tried before a walk does not exclude it, walks are not read as free
+    moves, and the verdict is still bfs's: crossing the grid marks a cell on the way."""
+    domain = parse_domain(MARKS)
+    size = 3
+    init = frozenset(adjacency_atoms(size)) | {("at", "c_0_0"), ("marked", "c_0_0")}
+    problem = Problem(domain.name, "p", tuple(grid_objects(size)), init, (("at", "c_2_2"),))
+    keys = [("move", d) for d in DIRECTIONS]
+    stepper, bound, got, ref = _plans(domain, problem, keys, adjacency_atoms(size))
+    assert stepper._moves() is not None and stepper._walks() is None
+    assert got.plan == ref and len(ref) == 4
+    middle = 0
+    for r in range(size):
+        for c in range(size):
+            if (r, c) not in ((0, 0), (2, 2)):
+                middle |= stepper.task.bit[("marked", cell_name((r, c)))]
+    for neg, found in ((0, True), (middle, False)):  # nothing marked but the ends: unreachable
+        want = stepper.bfs(bound.init, bound.goal_pos, neg)
+        reach = stepper.reachable(bound.init, bound.goal_pos, neg)
+        assert reach.complete and reach.found == want.solved == found
+
+
+@pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "id"), (5, "ood"), (6, "id"), (6, "ood")])
+def test_region_search_agrees_with_bfs_on_raw_sokoban_draws(size, split):
+    """Draws as the sampler makes them, unscreened (most are unsolvable), and kept problems, with and without the dead
+    masks: the region search's verdict is bfs's, and on a refused draw it met the very states the
+    state-by-state search meets."""
+    spec = get_spec("sokoban")
+    grounding = search_grounding("sokoban", size)
+    stepper = grounding.stepper
+    assert stepper._walks() is not None  # the region search is the one under test
+    rng = np.random.default_rng(size * 7 + (split == "ood"))
+    verdicts = []
+    for i in range(60):
+        if i % 4:
+            p = sokoban.sampling_params(size, split, rng)
+            drawn = sokoban.draw(size, p["walls"], p["blocks"], rng)
+            layout = sokoban.layout_from_draw(size, p["walls"], p["blocks"], drawn)
+        else:  # a kept problem: solvable
+            layout = spec.state_dict(generate("sokoban", size, split, rng).problem.init, size)
+            drawn = layout
+        bound = grounding.bind(spec.problem_from_state(layout, "x"))
+        masks = dict(zip(("dead_any", "dead_all"), dead_masks(bound, layout))) if i % 3 else {}
+        want = stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg, **masks)
+        got = stepper.reachable(bound.init, bound.goal_pos, bound.goal_neg, **masks)
+        assert got.complete and got.found == want.solved, drawn
+        if not got.found:
+            assert got.states == _by_states(stepper, bound.init, bound.goal_pos, bound.goal_neg, masks).states
+        verdicts.append(got.found)
+    assert True in verdicts and verdicts.count(False) >= 10
 
 
 def test_reachable_reports_a_capped_search_as_incomplete():

@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.grid import DIRECTIONS, Cell, cell_name
+from svot.domains.grid import Cell, cell_name
 from svot.domains.sokoban.screen import MAX_SIZE as MAX_SCREEN_SIZE, surviving_rows
 from svot.domains.sokoban.table5 import TABLE5
 from svot.engine.search import SearchResult
@@ -120,9 +120,6 @@ def sample_layout(size: int, walls: int, blocks: int, rng: np.random.Generator) 
 #
 # The relaxed searches run on bitboards: bit r*N + c is cell (r, c).
 
-_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
-
-
 class Board:
     """Bitboard shifts for an N×N grid."""
 
@@ -131,6 +128,7 @@ class Board:
         self.full = (1 << size * size) - 1
         self.not_col0 = self.full & ~sum(1 << (r * size) for r in range(size))
         self.not_col_last = self.full & ~sum(1 << (r * size + size - 1) for r in range(size))
+        self._last_live = (-1, -1, 0)  # (free, goals, live): one tuple, read and written at once
 
     def toward(self, b: int, d: str) -> int:
         """Cells x whose neighbour x+d (inside the grid) is in ``b``."""
@@ -150,25 +148,45 @@ class Board:
         return [divmod(i, self.size) for i in range(self.size * self.size) if b >> i & 1]
 
     def live(self, free: int, goals: int) -> int:
-        """Claim 1: free cells from which a lone block can be pushed onto some goal."""
-        back = [(d, free & self.toward(free, _OPPOSITE[d])) for d in DIRECTIONS]  # x and x-d free
+        """Claim 1: free cells from which a lone block can be pushed onto some goal.
+
+        For each direction d: x joins when x and x-d are free and x+d is live (:meth:`toward`
+        inlined, its column masks folded into the free pairs). The last answer is kept: the
+        sampler's screen and its search ask for the same draw one after the other."""
+        last = self._last_live
+        if last[0] == free and last[1] == goals:
+            return last[2]
+        n = self.size
+        up = free & (free >> n)  # toward(free, down); then toward(live, up)
+        down = free & (free << n)  # toward(free, up); then toward(live, down)
+        left = free & (free >> 1) & self.not_col_last & self.not_col0  # toward(free, right); toward(live, left)
+        right = free & (free << 1) & self.not_col0 & self.not_col_last  # toward(free, left); toward(live, right)
         live = goals
         while True:
-            new = live
-            for d, ok in back:
-                new |= ok & self.toward(live, d)  # ... and x+d live
+            new = live | up & (live << n) | down & (live >> n) | left & (live << 1) | right & (live >> 1)
             if new == live:
-                return live
+                break
             live = new
+        self._last_live = (free, goals, live)
+        return live
 
     def reach(self, free: int, start: int) -> int:
-        """Cells a lone block on ``start`` can be pushed to."""
-        steps = [(_OPPOSITE[d], self.toward(free, _OPPOSITE[d])) for d in DIRECTIONS]
+        """Cells a lone block on ``start`` can be pushed to: x in reach, x-d free and x+d free → x+d
+        (:meth:`toward` inlined)."""
+        n = self.size
+        ncl, nc0 = self.not_col_last, self.not_col0
+        up, down = free >> n, (free << n) & self.full  # the player's cell free, per direction
+        left, right = (free >> 1) & ncl, (free << 1) & nc0
+        free_ncl, free_nc0 = free & ncl, free & nc0
         reach = start
         while True:
-            new = reach
-            for opp, behind_free in steps:
-                new |= self.toward(reach & behind_free, opp) & free  # x in reach, x-d free → x+d if free
+            new = (
+                reach
+                | ((reach & up) >> n) & free
+                | ((reach & down) << n) & free
+                | ((reach & left) >> 1) & free_ncl
+                | ((reach & right) << 1) & free_nc0
+            )
             if new == reach:
                 return reach
             reach = new
@@ -281,9 +299,18 @@ class AtomBits:
             for r in range(size - 1)
             for c in range(size - 1)
         ]
+        self._blocks_on: dict[int, int] = {}
 
     def blocks_on(self, cells: int) -> int:
-        """The ``(block c)`` bits of the cells of a bitboard."""
+        """The ``(block c)`` bits of the cells of a bitboard (kept: a draw asks for some 25 windows)."""
+        out = self._blocks_on.get(cells)
+        if out is None:
+            if len(self._blocks_on) >= 1 << 16:
+                self._blocks_on.clear()
+            out = self._blocks_on[cells] = self._blocks_on_uncached(cells)
+        return out
+
+    def _blocks_on_uncached(self, cells: int) -> int:
         out = 0
         block = self.block
         while cells:
@@ -303,7 +330,8 @@ def search_draw(
 
     The initial bits, the goal mask and the dead masks are those ``search``
     reads off the bound problem (a test checks them against ``bind`` and
-    :func:`dead_masks`), so the result is the same.
+    :func:`dead_masks`), less the Claim 3 windows no state can fill (more open
+    cells than blocks), so the result is the same.
 
     ``plan=False`` asks only for the verdict, from the engine's
     :meth:`~svot.engine.search.SearchStepper.reachable` (the same successors and
@@ -331,7 +359,10 @@ def search_draw(
     dead_all = []
     for w in t.windows:
         open_cells = w & free
-        if open_cells & ~goal_board:  # Claim 3: filling the window's open cells is dead
+        # Claim 3: filling the window's open cells is dead. A window with more open cells than there are
+        # blocks is left out: a walk leaves the (block c) atoms alone and a push deletes one and adds
+        # one, so every state holds as many as the start and none fills it.
+        if open_cells & ~goal_board and open_cells.bit_count() <= blocks:
             dead_all.append(t.blocks_on(open_cells))
     stepper = t.grounding.stepper
     if not plan and state_bound(size, walls, blocks) <= max_states:
@@ -362,10 +393,10 @@ def generate(
     found: list[SearchResult] = []
 
     def choose(rows: np.ndarray) -> int | None:
-        if size <= MAX_SCREEN_SIZE:
-            candidates = surviving_rows(size, w, n, rows).tolist()
-        else:
-            candidates = [j for j in range(len(rows)) if not _quick_reject_draw(size, w, n, rows[j, :k].tolist())]
+        if size <= MAX_SCREEN_SIZE and len(rows) > SCALAR_SCREEN_ROWS:
+            candidates = iter(surviving_rows(size, w, n, rows).tolist())
+        else:  # draw by draw, stopping at the one kept (a search refuses what Claim 3 refuses at the start)
+            candidates = (j for j in range(len(rows)) if not _quick_reject_draw(size, w, n, rows[j, :k].tolist()))
         for j in candidates:
             result = search_draw(size, w, n, rows[j, :k].tolist(), max_states=max_states, plan=plan)
             if result.solved:
@@ -383,6 +414,14 @@ def generate(
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
     return finish(spec, size, split, layout, found[-1].plan if plan else None, {**params, "attempts": attempt}, problem)
 
+
+# Up to this many draws in a batch, the claims are read draw by draw in Python and stop at the draw
+# kept, rather than on the whole batch in numpy (whose fixed cost per call outweighs a few draws). Only
+# the time depends on it: both keep the first draw the search solves (Claims 1-2 refuse only
+# unsolvable draws, and the search refuses a draw Claim 3 refuses at the start, as a dead state;
+# tests/problem_gen/test_problem_gen_batched.py and test_problem_gen_sokoban.py hold both paths to the
+# one-by-one loop).
+SCALAR_SCREEN_ROWS = 32
 
 # The first batch of draws screened at once, per (size, walls, blocks): about as many as the last
 # problem needed (3 blocks on 6x6 take hundreds of draws, 1 block on 4x4 a few). Only the time
