@@ -125,18 +125,33 @@ def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Gener
 
 
 def create_maze_edges(size: int, s: int, dsts: Iterable[int], rng: np.random.Generator,
-                    loop_percent: float = LOOP_PERCENT) -> list[bool]:
+                      loop_percent: float = LOOP_PERCENT) -> list[bool]:
     """:func:`create_maze` on cell indices ``r * N + c``: per inner edge (:func:`inner_edges`'s order), whether
-    it is a passage. A sampler that builds bits per edge reads this, with no cell pairs in between.
-
-    The tree's parents are recorded as the depth-first search grows it (a perfect maze is a tree, so
-    they are the parents :func:`_tree_parents` finds from ``src``).
-    """
+    it is a passage. A sampler that builds bits per edge reads this, with no cell pairs in between."""
     t = _maze_tables(size)
-    # phase 1: the depth-first perfect maze, its tree parents recorded on the way; the cells not yet
-    # visited are the bits of an int, and t.options gives a cell's unvisited neighbours in DELTAS order
-    options_of = t.options
-    nbmask = t.nbmask
+    is_open, parent = _dfs_tree(t, size, s, rng)
+    # phase 2: loops, walls touching the tree paths from src to each dst first
+    on_path = 1 << s
+    for x in dsts:
+        while not on_path >> x & 1:
+            on_path |= 1 << x
+            x = parent[x]
+    on_walls, off_walls = [], []
+    touches = t.touches
+    for k in range(len(is_open)):
+        if not is_open[k]:
+            (on_walls if touches[k] & on_path else off_walls).append(k)
+    for group in (on_walls, off_walls):
+        _open_loops(group, loop_removals(len(group), loop_percent), rng, is_open, t.squares if size > 2 else None)
+    return is_open
+
+
+def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> tuple[list[bool], list[int]]:
+    """Phase 1 of Alg. 3 (:func:`dfs_perfect_maze`'s draws): the open edges of the perfect maze and each
+    cell's parent, recorded as the depth-first search grows it (a perfect maze is a tree, so they are the
+    parents :func:`_tree_parents` finds from ``s``). The unvisited cells are the bits of an int, and
+    ``t.options`` gives a cell's unvisited neighbours in ``DELTAS`` order without a scan."""
+    options_of, nbmask = t.options, t.nbmask
     unvisited = ((1 << size * size) - 1) ^ (1 << s)
     parent = [-1] * (size * size)
     parent[s] = s
@@ -157,39 +172,24 @@ def create_maze_edges(size: int, s: int, dsts: Iterable[int], rng: np.random.Gen
             stack.append(v)
         else:
             stack.pop()
-    # phase 2: loops, walls touching the tree paths from src to each dst first
-    on_path = 1 << s
-    for x in dsts:
-        while not on_path >> x & 1:
-            on_path |= 1 << x
-            x = parent[x]
-    on_walls, off_walls = [], []
-    touches = t.touches
-    for k in range(len(is_open)):
-        if not is_open[k]:
-            (on_walls if touches[k] & on_path else off_walls).append(k)
-    squares = t.squares
-    check_squares = size > 2
-    for group in (on_walls, off_walls):
-        todo = loop_removals(len(group), loop_percent)
-        if todo == 0:  # (the permutation is drawn all the same)
-            rng.permutation(len(group))
+    return is_open, parent
+
+
+def _open_loops(group: list[int], todo: int, rng: np.random.Generator, is_open: list[bool], squares) -> None:
+    """Phase 2 of Alg. 3 on one group of walls: open ``todo`` of them in a random order, skipping a wall
+    that would open a full 2x2 square (``squares``: :class:`_MazeTables`' ``squares``, None: no check).
+    The permutation is drawn even when nothing is to be opened, as the reference draws it."""
+    order = rng.permutation(len(group)).tolist()
+    if todo == 0:
+        return
+    for i in order:
+        k = group[i]
+        if squares is not None and any(is_open[e1] and is_open[e2] and is_open[e3] for e1, e2, e3 in squares[k]):
             continue
-        for i in rng.permutation(len(group)).tolist():
-            k = group[i]
-            if check_squares:
-                for e1, e2, e3 in squares[k]:
-                    if is_open[e1] and is_open[e2] and is_open[e3]:
-                        break
-                else:
-                    is_open[k] = True
-                    todo -= 1
-            else:
-                is_open[k] = True
-                todo -= 1
-            if todo == 0:
-                break
-    return is_open
+        is_open[k] = True
+        todo -= 1
+        if todo == 0:
+            return
 
 
 def inner_edges(size: int) -> tuple[tuple[Cell, Cell], ...]:
