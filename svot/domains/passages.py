@@ -18,6 +18,7 @@ from typing import Iterable
 
 import numpy as np
 
+from svot.domains.drawn import RawDraws, as_list
 from svot.domains.grid import DELTAS, cell_name
 
 Cell = tuple[int, int]
@@ -157,8 +158,9 @@ def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> 
     parent[s] = s
     is_open = [False] * len(t.edges)
     stack = [s]
-    # numpy's Generator.integers(1) returns 0 without drawing, so a forced move draws nothing either way
-    plain = type(rng) is np.random.Generator
+    # numpy's Generator.integers(1) returns 0 without drawing (RawDraws' too), so a forced move draws
+    # nothing either way
+    plain = type(rng) is np.random.Generator or type(rng) is RawDraws
     integers = rng.integers
     while stack:
         u = stack[-1]
@@ -179,7 +181,7 @@ def _open_loops(group: list[int], todo: int, rng: np.random.Generator, is_open: 
     """Phase 2 of Alg. 3 on one group of walls: open ``todo`` of them in a random order, skipping a wall
     that would open a full 2x2 square (``squares``: :class:`_MazeTables`' ``squares``, None: no check).
     The permutation is drawn even when nothing is to be opened, as the reference draws it."""
-    order = rng.permutation(len(group)).tolist()
+    order = as_list(rng.permutation(len(group)))
     if todo == 0:
         return
     for i in order:

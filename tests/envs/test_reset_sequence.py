@@ -135,7 +135,7 @@ def test_maze_bit_stream_is_successive_draws(domain, size):
     gen_module = _maze_generator(domain)
     stream = gen_module.bit_stream(size, "id", np.random.default_rng(size))
     rng = np.random.default_rng(size)
-    for _ in range(50):
+    for _ in range(300):  # several batches of the stream's outputs
         a, b = stream(), gen_module.draw_bits(size, "id", rng)
         assert (a.init, a.goal_pos, a.goal_neg) == (b.init, b.goal_pos, b.goal_neg)
     assert stream().problem().to_pddl() == gen_module.generate(size, "id", rng, plan=False).problem.to_pddl()
@@ -186,3 +186,32 @@ def test_maze_bits_reset_gives_full_info(domain, size):
             assert got[4]["state"] == want[4]["state"]
             if got[2]:
                 break
+
+
+BIT_GENERATORS = (np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64)
+
+
+@pytest.mark.parametrize("bit_generator", BIT_GENERATORS)
+def test_raw_draws_are_numpys(bit_generator):
+    """RawDraws' integers / choice / permutation give numpy's values, call after call, on the generator's
+    outputs (here small batches, so that calls straddle refills)."""
+    from svot.domains.drawn import RawDraws
+
+    for seed in range(60):
+        rng = np.random.Generator(bit_generator(seed))
+        raw = RawDraws(np.random.Generator(bit_generator(seed)), batch=7 + seed % 5)
+        for step in range(60):
+            kind = (seed + step) % 4
+            if kind == 0:
+                n = (3 * step) % 40
+                assert rng.permutation(n).tolist() == raw.permutation(n)
+            elif kind == 1:
+                k = 1 + (step * 7) % 9
+                assert int(rng.integers(k)) == raw.integers(k)
+            elif kind == 2:
+                n = 1 + (step * 5) % 60
+                k = step % (n + 1)
+                assert rng.choice(n, size=k, replace=False).tolist() == raw.choice(n, k)
+            else:
+                k = (2**32 - 1) // (1 + step)  # large bounds: Lemire's rejection is likely
+                assert int(rng.integers(k)) == raw.integers(k)

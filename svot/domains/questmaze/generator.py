@@ -20,7 +20,7 @@ from itertools import compress
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.drawn import DrawnBits
+from svot.domains.drawn import DrawnBits, DrawStream, as_list
 from svot.domains.grid import cell_name, cells
 from svot.domains.passages import create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks, walls_grid
 from svot.domains.questmaze.look import ITEMS, TARGETS
@@ -48,10 +48,10 @@ def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     (:func:`~svot.domains.passages.create_maze_edges`), items as (cell, index in ITEMS) in cell order)."""
     p = sampling_params(size, split)
     n2 = size * size
-    start, princess, treasure = rng.choice(n2, size=3, replace=False).tolist()
+    start, princess, treasure = as_list(rng.choice(n2, size=3, replace=False))
     is_open = create_maze_edges(size, start, (princess, treasure), rng)
     rest = [c for c in range(n2) if c != start and c != princess and c != treasure]
-    picks = sorted(rng.choice(len(rest), size=p["items"], replace=False).tolist())
+    picks = sorted(as_list(rng.choice(len(rest), size=p["items"], replace=False)))
     k = len(ITEMS)
     items = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, princess, treasure, is_open, items
@@ -123,8 +123,9 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
 
 
 def bit_stream(size: int, split: str, rng: np.random.Generator):
-    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on it."""
-    return functools.partial(draw_bits, size, split, rng)
+    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on
+    its outputs, read in Python (:class:`~svot.domains.drawn.RawDraws`, a batch ahead)."""
+    return DrawStream(draw_bits, size, split, rng)
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:

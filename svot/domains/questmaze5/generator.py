@@ -24,7 +24,7 @@ from itertools import compress
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.drawn import DrawnBits
+from svot.domains.drawn import DrawnBits, DrawStream, as_list
 from svot.domains.grid import cell_name, cells
 from svot.domains.passages import create_maze_edges, inner_edges
 from svot.domains.questmaze5.look import ITEMS, TARGETS
@@ -64,10 +64,10 @@ def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     ITEMS) in cell order)."""
     p = sampling_params(size, split)
     m = p["logical_size"]
-    start, princess, treasure = rng.choice(m * m, size=3, replace=False).tolist()
+    start, princess, treasure = as_list(rng.choice(m * m, size=3, replace=False))
     is_open = create_maze_edges(m, start, (princess, treasure), rng)
     rest = [c for c in range(m * m) if c != start and c != princess and c != treasure]
-    picks = sorted(rng.choice(len(rest), size=p["items"], replace=False).tolist())
+    picks = sorted(as_list(rng.choice(len(rest), size=p["items"], replace=False)))
     k = len(ITEMS)
     items = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, princess, treasure, is_open, items
@@ -149,8 +149,9 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
 
 
 def bit_stream(size: int, split: str, rng: np.random.Generator):
-    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on it."""
-    return functools.partial(draw_bits, size, split, rng)
+    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on
+    its outputs, read in Python (:class:`~svot.domains.drawn.RawDraws`, a batch ahead)."""
+    return DrawStream(draw_bits, size, split, rng)
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:

@@ -19,7 +19,7 @@ from itertools import compress
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.drawn import DrawnBits
+from svot.domains.drawn import DrawnBits, DrawStream, as_list
 from svot.domains.grid import cell_name, cells
 from svot.domains.passages import create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks, walls_grid
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
@@ -47,10 +47,10 @@ def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     (:func:`~svot.domains.passages.create_maze_edges`), zones as (cell, index in ZONES) in cell order)."""
     p = sampling_params(size, split)
     n2 = size * size
-    start, goal = rng.choice(n2, size=2, replace=False).tolist()
+    start, goal = as_list(rng.choice(n2, size=2, replace=False))
     is_open = create_maze_edges(size, start, (goal,), rng)
     rest = [c for c in range(n2) if c != start and c != goal]
-    picks = sorted(rng.choice(len(rest), size=p["zones"], replace=False).tolist())
+    picks = sorted(as_list(rng.choice(len(rest), size=p["zones"], replace=False)))
     k = len(ZONES)
     zones = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, goal, is_open, zones
@@ -115,8 +115,9 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
 
 
 def bit_stream(size: int, split: str, rng: np.random.Generator):
-    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on it."""
-    return functools.partial(draw_bits, size, split, rng)
+    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on
+    its outputs, read in Python (:class:`~svot.domains.drawn.RawDraws`, a batch ahead)."""
+    return DrawStream(draw_bits, size, split, rng)
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:
