@@ -96,23 +96,25 @@ class RawDraws:
         """``rng.choice(n, size, replace=False)`` for ``n <= 10000`` (numpy's Floyd path)."""
         if replace or n > 10000:
             raise ValueError("RawDraws.choice: only numpy's Floyd path (replace=False, n <= 10000)")
+        integers = self.integers
         picked: list[int] = []
         for j in range(n - size, n):
-            v = self.integers(j + 1)
+            v = integers(j + 1)
             picked.append(j if v in picked else v)
         for i in range(size - 1, 0, -1):
-            j = self.integers(i + 1)
+            j = integers(i + 1)
             picked[i], picked[j] = picked[j], picked[i]
         return picked
 
     def permutation(self, n: int) -> list[int]:
         """``rng.permutation(n)`` as a list."""
         out = list(range(n))
+        draw = self._next
         for i in range(n - 1, 0, -1):
             mask = (1 << i.bit_length()) - 1
-            j = self._next() & mask
+            j = draw() & mask
             while j > i:
-                j = self._next() & mask
+                j = draw() & mask
             out[i], out[j] = out[j], out[i]
         return out
 

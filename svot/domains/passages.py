@@ -137,11 +137,10 @@ def create_maze_edges(size: int, s: int, dsts: Iterable[int], rng: np.random.Gen
         while not on_path >> x & 1:
             on_path |= 1 << x
             x = parent[x]
-    on_walls, off_walls = [], []
     touches = t.touches
-    for k in range(len(is_open)):
-        if not is_open[k]:
-            (on_walls if touches[k] & on_path else off_walls).append(k)
+    closed = [k for k in range(len(is_open)) if not is_open[k]]
+    on_walls = [k for k in closed if touches[k] & on_path]
+    off_walls = [k for k in closed if not touches[k] & on_path]
     for group in (on_walls, off_walls):
         _open_loops(group, loop_removals(len(group), loop_percent), rng, is_open, t.squares if size > 2 else None)
     return is_open
