@@ -3,7 +3,8 @@
 The env's reset starts the engine from a layout's bits over the size's shared grounding
 (:meth:`svot.engine.grounded.SharedGroundedEngine.from_bits`); building the Problem, its name and
 state dict costs several times the draws, so it waits until ``env.problem`` (or the plan) is read.
-A generator's ``bit_stream`` returns one of these per reset (FrozenLake has its own, batched).
+A generator's ``bit_stream`` is a :class:`DrawStream`: one :class:`DrawnBits` per call, its draws read
+in Python off the generator's outputs (:class:`RawDraws`). FrozenLake has its own, batched stream.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ class RawDraws:
     """A ``numpy.random.Generator``'s ``integers(k)``, ``choice(n, size=k, replace=False)`` and
     ``permutation(n)``, computed in Python from the generator's 32-bit outputs drawn a batch at a time.
 
-    One numpy call costs about as much as a walled maze's whole Python step, and a layout makes dozens.
+    One numpy call costs about a microsecond, a small draw's Python a fifth of that, and a maze layout
+    makes dozens of them.
     numpy 2 makes these values from ``next_uint32`` (``rng.integers(0, 2**32, size=K, dtype=uint32)``
     gives K of them in order): ``integers(k)`` by Lemire's bounded draw, ``choice`` by Floyd's sampling
     then a shuffle of the picks, both with Lemire's draw, ``permutation`` by a Fisher-Yates shuffle
@@ -94,8 +96,8 @@ class RawDraws:
 
     def choice(self, n: int, size: int, replace: bool = False) -> list[int]:
         """``rng.choice(n, size, replace=False)`` for ``n <= 10000`` (numpy's Floyd path)."""
-        if replace or n > 10000:
-            raise ValueError("RawDraws.choice: only numpy's Floyd path (replace=False, n <= 10000)")
+        if replace or n > 10000 or not 0 <= size <= n:
+            raise ValueError(f"RawDraws.choice({n}, {size}): only numpy's Floyd path (replace=False, 0 <= size <= n <= 10000)")
         integers = self.integers
         picked: list[int] = []
         for j in range(n - size, n):

@@ -128,7 +128,8 @@ def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Gener
 def create_maze_edges(size: int, s: int, dsts: Iterable[int], rng: np.random.Generator,
                       loop_percent: float = LOOP_PERCENT) -> list[bool]:
     """:func:`create_maze` on cell indices ``r * N + c``: per inner edge (:func:`inner_edges`'s order), whether
-    it is a passage. A sampler that builds bits per edge reads this, with no cell pairs in between."""
+    it is a passage. A sampler that builds bits per edge reads this, with no cell pairs in between.
+    ``rng``: a numpy Generator, or a :class:`~svot.domains.drawn.RawDraws` (the same values)."""
     t = _maze_tables(size)
     is_open, parent = _dfs_tree(t, size, s, rng)
     # phase 2: loops, walls touching the tree paths from src to each dst first

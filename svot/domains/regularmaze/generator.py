@@ -101,7 +101,8 @@ _init_bits = kept_per_size(DOMAIN, _InitBits)
 
 def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
     """:func:`generate`'s draws (the same ``rng`` calls) as the bits of the initial state over the size's
-    shared grounding; the Problem (``generate(..., plan=False)``'s) is built when asked for."""
+    shared grounding; the Problem (``generate(..., plan=False)``'s) is built when asked for. ``rng``: a
+    numpy Generator, or the stream's :class:`~svot.domains.drawn.RawDraws` (the same values)."""
     drawn = _draw(size, split, rng)
     start, goal, is_open, zones = drawn
     t = _init_bits(size)
