@@ -186,12 +186,21 @@ def _open_loops(group: list[int], todo: int, rng: np.random.Generator, is_open: 
         return
     for i in order:
         k = group[i]
-        if squares is not None and any(is_open[e1] and is_open[e2] and is_open[e3] for e1, e2, e3 in squares[k]):
+        if squares is not None and _closes_square(is_open, squares[k]):
             continue
         is_open[k] = True
         todo -= 1
         if todo == 0:
             return
+
+
+def _closes_square(is_open: list[bool], squares) -> bool:
+    """Whether one of a wall's 2x2 blocks (``squares``: the other three edges of each) has those three open
+    (a loop over them: a generator expression costs more than the few blocks it checks)."""
+    for e1, e2, e3 in squares:
+        if is_open[e1] and is_open[e2] and is_open[e3]:
+            return True
+    return False
 
 
 def inner_edges(size: int) -> tuple[tuple[Cell, Cell], ...]:
