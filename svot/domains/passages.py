@@ -13,10 +13,12 @@ Randomness comes only from the ``numpy.random.Generator`` passed in.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Iterable
 
 import numpy as np
 
+from svot.domains.drawn import RawDraws, as_list
 from svot.domains.grid import DELTAS, cell_name
 
 Cell = tuple[int, int]
@@ -107,7 +109,7 @@ def loop_removals(n_walls: int, loop_percent: float = LOOP_PERCENT) -> int:
     ``ceil(n_walls / 3 * loop_percent / 100)`` (0 when there are none)."""
     if n_walls <= 0 or loop_percent <= 0:
         return 0
-    return int(np.ceil(n_walls * loop_percent / 300 - 1e-12))
+    return math.ceil(n_walls * loop_percent / 300 - 1e-12)  # np.ceil's value, as an int, without numpy's call cost
 
 
 def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Generator,
@@ -116,62 +118,94 @@ def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Gener
 
     The same steps and draws as :func:`dfs_perfect_maze`, :func:`_tree_parents` and
     :func:`opens_square` (the reference, ``tests/problem_gen/test_problem_gen_passages_fast.py``), on cell and
-    edge indices: the tree's parents are recorded as the depth-first search grows it (a perfect
-    maze is a tree, so they are the parents :func:`_tree_parents` finds from ``src``).
+    edge indices (:func:`create_maze_edges`).
     """
+    is_open = create_maze_edges(size, src[0] * size + src[1], [r * size + c for r, c in dsts], rng, loop_percent)
+    pairs = _maze_tables(size).pairs
+    return tuple([pairs[k] for k in range(len(pairs)) if is_open[k]])
+
+
+def create_maze_edges(size: int, s: int, dsts: Iterable[int], rng: np.random.Generator,
+                      loop_percent: float = LOOP_PERCENT) -> list[bool]:
+    """:func:`create_maze` on cell indices ``r * N + c``: per inner edge (:func:`inner_edges`'s order), whether
+    it is a passage. A sampler that builds bits per edge reads this, with no cell pairs in between.
+    ``rng``: a numpy Generator, or a :class:`~svot.domains.drawn.RawDraws` (the same values)."""
     t = _maze_tables(size)
-    n = size * size
-    neighbours = t.neighbours
-    edge_of = t.edge_of
-    # phase 1: the depth-first perfect maze, its tree parents recorded on the way
-    s = src[0] * size + src[1]
-    visited = [False] * n
-    visited[s] = True
-    parent = [-1] * n
+    is_open, parent = _dfs_tree(t, size, s, rng)
+    # phase 2: loops, walls touching the tree paths from src to each dst first
+    on_path = 1 << s
+    for x in dsts:
+        while not on_path >> x & 1:
+            on_path |= 1 << x
+            x = parent[x]
+    touches = t.touches
+    closed = [k for k in range(len(is_open)) if not is_open[k]]
+    on_walls = [k for k in closed if touches[k] & on_path]
+    off_walls = [k for k in closed if not touches[k] & on_path]
+    for group in (on_walls, off_walls):
+        _open_loops(group, loop_removals(len(group), loop_percent), rng, is_open, t.squares if size > 2 else None)
+    return is_open
+
+
+def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> tuple[list[bool], list[int]]:
+    """Phase 1 of Alg. 3 (:func:`dfs_perfect_maze`'s draws): the open edges of the perfect maze and each
+    cell's parent, recorded as the depth-first search grows it (a perfect maze is a tree, so they are the
+    parents :func:`_tree_parents` finds from ``s``). The unvisited cells are the bits of an int, and
+    ``t.options`` gives a cell's unvisited neighbours in ``DELTAS`` order without a scan."""
+    options_of, nbmask = t.options, t.nbmask
+    unvisited = ((1 << size * size) - 1) ^ (1 << s)
+    parent = [-1] * (size * size)
     parent[s] = s
     is_open = [False] * len(t.edges)
     stack = [s]
-    # numpy's Generator.integers(1) returns 0 without drawing, so a forced move draws nothing either way
-    plain = type(rng) is np.random.Generator
+    # numpy's Generator.integers(1) returns 0 without drawing (RawDraws' too), so a forced move draws
+    # nothing either way
+    plain = type(rng) is np.random.Generator or type(rng) is RawDraws
     integers = rng.integers
     while stack:
         u = stack[-1]
-        options = [v for v in neighbours[u] if not visited[v]]
-        if options:
-            k = len(options)
-            v = options[0] if k == 1 and plain else options[int(integers(k))]
-            is_open[edge_of[u][v]] = True
-            visited[v] = True
+        free = unvisited & nbmask[u]
+        if free:
+            options = options_of[u][free]
+            v, k = options[0] if plain and len(options) == 1 else options[int(integers(len(options)))]
+            is_open[k] = True
+            unvisited ^= 1 << v
             parent[v] = u
             stack.append(v)
         else:
             stack.pop()
-    # phase 2: loops, walls touching the tree paths from src to each dst first
-    on_path = [False] * n
-    on_path[s] = True
-    for r, c in dsts:
-        x = r * size + c
-        while not on_path[x]:
-            on_path[x] = True
-            x = parent[x]
-    on_walls, off_walls = [], []
-    for k, (a, b) in enumerate(t.edges):
-        if not is_open[k]:
-            (on_walls if on_path[a] or on_path[b] else off_walls).append(k)
-    squares = t.squares
-    check_squares = size > 2
-    for group in (on_walls, off_walls):
-        todo = loop_removals(len(group), loop_percent)
-        for i in rng.permutation(len(group)):
-            if todo == 0:
-                break
-            k = group[int(i)]
-            if check_squares and any(is_open[e1] and is_open[e2] and is_open[e3] for e1, e2, e3 in squares[k]):
-                continue
-            is_open[k] = True
-            todo -= 1
-    pairs = t.pairs
-    return tuple([pairs[k] for k in range(len(pairs)) if is_open[k]])
+    return is_open, parent
+
+
+def _open_loops(group: list[int], todo: int, rng: np.random.Generator, is_open: list[bool], squares) -> None:
+    """Phase 2 of Alg. 3 on one group of walls: open ``todo`` of them in a random order, skipping a wall
+    that would open a full 2x2 square (``squares``: :class:`_MazeTables`' ``squares``, None: no check).
+    The permutation is drawn even when nothing is to be opened, as the reference draws it."""
+    order = as_list(rng.permutation(len(group)))
+    if todo == 0:
+        return
+    for i in order:
+        k = group[i]
+        if squares is not None and _closes_square(is_open, squares[k]):
+            continue
+        is_open[k] = True
+        todo -= 1
+        if todo == 0:
+            return
+
+
+def _closes_square(is_open: list[bool], squares) -> bool:
+    """Whether one of a wall's 2x2 blocks (``squares``: the other three edges of each) has those three open
+    (a loop over them: a generator expression costs more than the few blocks it checks)."""
+    for e1, e2, e3 in squares:
+        if is_open[e1] and is_open[e2] and is_open[e3]:
+            return True
+    return False
+
+
+def inner_edges(size: int) -> tuple[tuple[Cell, Cell], ...]:
+    """The inner edges of an N×N grid as cell pairs ``(a, b)``, ``a < b``, in :func:`create_maze_edges`'s order."""
+    return _maze_tables(size).pairs
 
 
 class _MazeTables:
@@ -179,8 +213,9 @@ class _MazeTables:
 
     ``edges``: the inner edges as ``(a, b)`` cell indices, ``a < b``, in :func:`_inner_edges`'s
     (sorted) order, ``pairs`` the same as cells; ``edge_of[a][b]``: an edge's index;
-    ``neighbours``: :func:`_grid_neighbours` as indices; ``squares[k]``: per 2x2 block
-    holding edge ``k``, its other three edges.
+    ``neighbours``: :func:`_grid_neighbours` as indices, ``nbmask`` the same as a bit mask of cells,
+    ``options[u][mask]``: :func:`_options`; ``touches[k]``: edge ``k``'s two cells as a bit mask;
+    ``squares[k]``: per 2x2 block holding edge ``k``, its other three edges.
     """
 
     def __init__(self, size: int):
@@ -192,6 +227,9 @@ class _MazeTables:
             self.edge_of[a][b] = self.edge_of[b][a] = k
         grid = _grid_neighbours(size)
         self.neighbours = [tuple(index[v] for v in grid[u]) for u in sorted(index, key=index.get)]
+        self.nbmask = [sum(1 << v for v in nbs) for nbs in self.neighbours]
+        self.options = [_options(u, nbs, self.edge_of[u]) for u, nbs in enumerate(self.neighbours)]
+        self.touches = [(1 << a) | (1 << b) for a, b in self.edges]
         by_pair = {pair: k for k, pair in enumerate(self.pairs)}
         self.squares = []
         for k, wall in enumerate(self.pairs):
@@ -206,6 +244,16 @@ class _MazeTables:
                     if wall in edges:
                         out.append(tuple(by_pair[e] for e in edges if e != wall))
             self.squares.append(tuple(out))
+
+
+def _options(u: int, neighbours: tuple, edge_of: dict) -> dict:
+    """For each set of ``u``'s neighbours (as a bit mask of cells), those neighbours in ``DELTAS`` order as
+    ``(cell, edge index)``: the moves phase 1 of Alg. 3 chooses among when they are the unvisited ones."""
+    out = {}
+    for chosen in range(1, 1 << len(neighbours)):
+        picked = [v for j, v in enumerate(neighbours) if chosen >> j & 1]
+        out[sum(1 << v for v in picked)] = tuple((v, edge_of[v]) for v in picked)
+    return out
 
 
 @functools.lru_cache(maxsize=64)
@@ -290,3 +338,35 @@ def add_wall_kinds(out: dict, state: dict) -> None:
     for key, kind in (("walls_right", "wall_right"), ("walls_down", "wall_down")):
         for cell in state[key]:
             out.setdefault(tuple(cell), set()).add(kind)
+
+
+# Bits of a walled grid's layout, per inner edge (inner_edges' order), for samplers that build init bits
+@functools.lru_cache(maxsize=64)
+def _edge_directions(size: int) -> tuple:
+    """Per inner edge ``(a, b)``: ``(a's name, dir, b's name, the opposite dir)`` of its two ``(open ...)`` atoms."""
+    out = []
+    for a, b in inner_edges(size):
+        d = "right" if b[0] == a[0] else "down"
+        out.append((cell_name(a), d, cell_name(b), _OPPOSITE[d]))
+    return tuple(out)
+
+
+def open_bits(bit: dict, size: int) -> list[int]:
+    """Per inner edge, the grounding's bits (``bit``: atom -> bit) of its two ``(open ...)`` atoms, ORed."""
+    return [bit[("open", a, d, b)] | bit[("open", b, o, a)] for a, d, b, o in _edge_directions(size)]
+
+
+def wall_marks(size: int, kinds) -> list[tuple[int, int]]:
+    """Per inner edge, ``(flat cell, kind bit)`` of the wall it is when closed: ``wall_right`` / ``wall_down`` on
+    its upper-left cell (:func:`add_wall_kinds`), the bit by its index in ``kinds`` (a spec's)."""
+    right, down = 1 << kinds.index("wall_right"), 1 << kinds.index("wall_down")
+    return [(a[0] * size + a[1], right if b[0] == a[0] else down) for a, b in inner_edges(size)]
+
+
+def walls_grid(size: int, marks, is_open, dtype) -> np.ndarray:
+    """The observation grid of the walls (kinds by ``marks``, :func:`wall_marks`) of a maze's open edges."""
+    flat = [0] * (size * size)
+    for k, (cell, kind) in enumerate(marks):
+        if not is_open[k]:
+            flat[cell] |= kind
+    return np.array(flat, dtype).reshape(size, size)

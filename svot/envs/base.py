@@ -192,7 +192,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             drawn = stream[1]()
             self._problem, self._drawn = None, drawn
             self._plan, self._plan_due = None, True
-            self.engine = SharedGroundedEngine.from_bits(drawn.shared, drawn.init, drawn.goal_pos, 0, drawn.problem)
+            self.engine = SharedGroundedEngine.from_bits(
+                drawn.shared, drawn.init, drawn.goal_pos, getattr(drawn, "goal_neg", 0), drawn.problem
+            )
             self._cache = {}
         else:
             # plan=False: where a layout is solvable without a search, the plan waits until `plan` is read
@@ -388,8 +390,13 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             if before is not None:
                 obs = observer.update(before["obs"], before["engine_state"], state)
             elif observer.undrawn:  # kinds no atom draws (edge walls): the episode's own, from the spec
-                sd = self._state_dict(state) if sd is None else sd
-                obs = observer.observe(state, observer.static_grid(sd))
+                undrawn_grid = getattr(self._drawn, "undrawn_grid", None) if sd is None else None
+                if undrawn_grid is not None:  # a bits reset's, read off its draws (no state dict)
+                    static = undrawn_grid(observer.dtype)
+                else:
+                    sd = self._state_dict(state) if sd is None else sd
+                    static = observer.static_grid(sd)
+                obs = observer.observe(state, static)
             else:
                 obs = observer.observe(state)
             if observer.to_verify > 0:

@@ -67,8 +67,9 @@ def test_frozenlake_bit_stream_is_successive_draws(size, split):
     assert stream().problem().to_pddl() == fl.generate(size, split, rng, plan=False).problem.to_pddl()
 
 
-def test_reseeding_restarts_the_sequence():
-    env = gym.make(env_id("frozenlake", 6))
+@pytest.mark.parametrize("domain", ["frozenlake", "regularmaze", "questmaze", "questmaze5"])
+def test_reseeding_restarts_the_sequence(domain):
+    env = gym.make(env_id(domain, max(SPECS[domain].sizes)))
     names = []
     for _ in range(2):
         env.reset(seed=11)
@@ -77,11 +78,11 @@ def test_reseeding_restarts_the_sequence():
     assert names[0] == names[1]
 
 
-@pytest.mark.parametrize("domain", ["frozenlake", "sokoban"])
+@pytest.mark.parametrize("domain", ["frozenlake", "sokoban", "regularmaze", "questmaze", "questmaze5"])
 def test_grounded_env_pickles_mid_stream_and_continues_identically(domain):
     import pickle
 
-    env = gym.make(env_id(domain, 4)).unwrapped
+    env = gym.make(env_id(domain, 5 if domain == "questmaze5" else 4)).unwrapped
     env.reset(seed=5)
     for a in (0, 1, 3, 2, 2):  # remembered moves, a refused one included (the view's NOT_APPLIED)
         env.step(a)
@@ -99,3 +100,118 @@ def test_grounded_env_pickles_mid_stream_and_continues_identically(domain):
         return out
 
     assert run(copy) == run(env)
+
+
+# The walled mazes (and OpenQuestMaze's logical maze) draw their layouts as bits too (their ``draw_bits``)
+MAZES = [("regularmaze", 3), ("regularmaze", 4), ("questmaze", 3), ("questmaze", 4), ("questmaze5", 5), ("questmaze5", 7)]
+
+
+def _maze_generator(domain):
+    import importlib
+
+    return importlib.import_module(f"svot.domains.{domain}.generator")
+
+
+@pytest.mark.parametrize("domain,size", MAZES)
+@pytest.mark.parametrize("split", ["id", "ood"])
+def test_maze_bits_are_the_bound_problems(domain, size, split):
+    from svot.problem_gen.grounding import shared_grounding
+
+    gen_module = _maze_generator(domain)
+    rng_a, rng_b = np.random.default_rng(size), np.random.default_rng(size)
+    for _ in range(60):
+        drawn = gen_module.draw_bits(size, split, rng_a)
+        gen = gen_module.generate(size, split, rng_b, plan=False)
+        bound = shared_grounding(domain, size).bind(gen.problem)
+        assert (drawn.init, drawn.goal_pos, drawn.goal_neg) == (bound.init, bound.goal_pos, bound.goal_neg)
+        assert drawn.shared is shared_grounding(domain, size).shared
+        assert drawn.problem().to_pddl() == gen.problem.to_pddl() and drawn.generated().state == gen.state
+        assert drawn.generated().params == gen.params
+    assert rng_a.bit_generator.state == rng_b.bit_generator.state
+
+
+@pytest.mark.parametrize("domain,size", MAZES)
+def test_maze_bit_stream_is_successive_draws(domain, size):
+    gen_module = _maze_generator(domain)
+    stream = gen_module.bit_stream(size, "id", np.random.default_rng(size))
+    rng = np.random.default_rng(size)
+    for _ in range(300):  # several batches of the stream's outputs
+        a, b = stream(), gen_module.draw_bits(size, "id", rng)
+        assert (a.init, a.goal_pos, a.goal_neg) == (b.init, b.goal_pos, b.goal_neg)
+    assert stream().problem().to_pddl() == gen_module.generate(size, "id", rng, plan=False).problem.to_pddl()
+
+
+@pytest.mark.parametrize("domain,size", MAZES)
+def test_maze_undrawn_grid_is_the_spec_static_grid(domain, size):
+    """The walls a bits reset reads off its draws are what the spec draws from the state dict."""
+    from svot.envs.observation import observer_for
+    from svot.problem_gen.grounding import shared_grounding
+
+    spec = SPECS[domain]
+    observer = observer_for(spec, size, shared_grounding(domain, size).task)
+    gen_module = _maze_generator(domain)
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        drawn = gen_module.draw_bits(size, "ood", rng)
+        if not observer.undrawn:
+            assert drawn.undrawn_grid is None  # every kind is drawn by an atom
+            continue
+        got = drawn.undrawn_grid(observer.dtype)
+        assert got.dtype == observer.dtype
+        assert np.array_equal(got, observer.static_grid(drawn.generated().state))
+
+
+@pytest.mark.parametrize("domain,size", MAZES)
+def test_maze_bits_reset_gives_full_info(domain, size):
+    """After a bits reset (past the observer's checked states too) the observation, state and text are those
+    of the problem passed to reset as a Problem."""
+    from svot.envs.observation import spec_observation
+
+    env = gym.make(env_id(domain, size)).unwrapped
+    other = gym.make(env_id(domain, size)).unwrapped
+    env.reset(seed=2)
+    for k in range(300):
+        obs, info = env.reset()
+        if k % 25:
+            continue
+        problem = env.problem
+        assert env._drawn is not None
+        obs_b, info_b = other.reset(options={"problem": problem})
+        assert np.array_equal(obs, obs_b)
+        assert np.array_equal(obs, spec_observation(env.dspec, info["state"], size))
+        assert info["state"] == info_b["state"] and info["state_text"] == info_b["state_text"]
+        for a in (0, 1, 2, 3):
+            got, want = env.step(a), other.step(a)
+            assert np.array_equal(got[0], want[0]) and got[1:3] == want[1:3]
+            assert got[4]["state"] == want[4]["state"]
+            if got[2]:
+                break
+
+
+BIT_GENERATORS = (np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64)
+
+
+@pytest.mark.parametrize("bit_generator", BIT_GENERATORS)
+def test_raw_draws_are_numpys(bit_generator):
+    """RawDraws' integers / choice / permutation give numpy's values, call after call, on the generator's
+    outputs (here small batches, so that calls straddle refills)."""
+    from svot.domains.drawn import RawDraws
+
+    for seed in range(60):
+        rng = np.random.Generator(bit_generator(seed))
+        raw = RawDraws(np.random.Generator(bit_generator(seed)), batch=7 + seed % 5)
+        for step in range(60):
+            kind = (seed + step) % 4
+            if kind == 0:
+                n = (3 * step) % 40
+                assert rng.permutation(n).tolist() == raw.permutation(n)
+            elif kind == 1:
+                k = 1 + (step * 7) % 9
+                assert int(rng.integers(k)) == raw.integers(k)
+            elif kind == 2:
+                n = 1 + (step * 5) % 60
+                k = step % (n + 1)
+                assert rng.choice(n, size=k, replace=False).tolist() == raw.choice(n, k)
+            else:
+                k = (2**32 - 1) // (1 + step)  # large bounds: Lemire's rejection is likely
+                assert int(rng.integers(k)) == raw.integers(k)

@@ -13,14 +13,20 @@ filter and paint mazes for its rules on top of the same Alg. 3.
 
 from __future__ import annotations
 
+import functools
+import operator
+from itertools import compress
+
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.grid import cells
-from svot.domains.passages import create_maze, edge_walls
-from svot.domains.questmaze.look import ITEMS
+from svot.domains.drawn import DrawnBits, DrawStream, as_list
+from svot.domains.grid import cell_name, cells
+from svot.domains.passages import create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks, walls_grid
+from svot.domains.questmaze.look import ITEMS, TARGETS
 from svot.errors import ConfigError
 from svot.problem_gen.common import Generated, finish_connected
+from svot.problem_gen.grounding import cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "questmaze"
 ITEM_DENSITY = {"id": 0.3, "ood": 0.6}
@@ -34,21 +40,36 @@ def sampling_params(size: int, split: str) -> dict:
 
 
 def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
+    return _layout(size, _draw(size, split, rng))
+
+
+def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
+    """The layout's draws, on cell indices ``r * N + c``: (start, princess, treasure, open edges
+    (:func:`~svot.domains.passages.create_maze_edges`), items as (cell, index in ITEMS) in cell order)."""
     p = sampling_params(size, split)
-    pool = cells(size)
-    start, princess, treasure = (pool[int(i)] for i in rng.choice(len(pool), size=3, replace=False))
-    passages = create_maze(size, start, [princess, treasure], rng)
-    rest = [c for c in pool if c not in (start, princess, treasure)]
+    n2 = size * size
+    start, princess, treasure = as_list(rng.choice(n2, size=3, replace=False))
+    is_open = create_maze_edges(size, start, (princess, treasure), rng)
+    rest = [c for c in range(n2) if c != start and c != princess and c != treasure]
+    picks = sorted(as_list(rng.choice(len(rest), size=p["items"], replace=False)))
+    k = len(ITEMS)
+    items = [(rest[i], int(rng.integers(k))) for i in picks]
+    return start, princess, treasure, is_open, items
+
+
+def _layout(size: int, drawn: tuple) -> dict:
+    start, princess, treasure, is_open, picked = drawn
     items: dict[str, list] = {}
-    for i in sorted(int(i) for i in rng.choice(len(rest), size=p["items"], replace=False)):
-        items.setdefault(ITEMS[int(rng.integers(len(ITEMS)))], []).append(list(rest[i]))
-    walls_right, walls_down = edge_walls(size, passages)
+    for c, i in picked:
+        items.setdefault(ITEMS[i], []).append([c // size, c % size])
+    edges = inner_edges(size)
+    walls_right, walls_down = edge_walls(size, [edges[k] for k in range(len(edges)) if is_open[k]])
     return {
         "domain": DOMAIN,
         "size": size,
-        "player": list(start),
-        "princess": list(princess),
-        "treasure": list(treasure),
+        "player": [start // size, start % size],
+        "princess": [princess // size, princess % size],
+        "treasure": [treasure // size, treasure % size],
         "items": {i: items[i] for i in ITEMS if i in items},
         "collected": {},
         "reached": "none",
@@ -60,3 +81,53 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
     layout = sample_layout(size, split, rng)
     return finish_connected(get_spec(DOMAIN), size, split, layout, sampling_params(size, split), plan)
+
+
+class _InitBits:
+    """Per size, the shared grounding's bits of a layout's initial atoms (``problem_from_state``'s), by
+    cell index and edge index, and the goal ``(ended)``."""
+
+    def __init__(self, size: int):
+        self.grounding = g = shared_grounding(DOMAIN, size)
+        bit = g.task.bit
+        self.at, self.free = cell_bits(g, size, ("at", "free"))
+        names = [cell_name(c) for c in cells(size)]
+        self.target = [[bit[("target-at", c, t)] for c in names] for t in TARGETS]
+        self.item = [[bit[("item-at", c, i)] for c in names] for i in ITEMS]
+        self.all_free = functools.reduce(operator.or_, self.free)
+        self.open = open_bits(bit, size)
+        self.walls = wall_marks(size, get_spec(DOMAIN).kinds)
+        self.goal_pos = bit[("ended",)]
+
+
+_init_bits = kept_per_size(DOMAIN, _InitBits)
+
+
+def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
+    """:func:`generate`'s draws (the same ``rng`` calls) as the bits of the initial state over the size's
+    shared grounding; the Problem (``generate(..., plan=False)``'s) is built when asked for. ``rng``: a
+    numpy Generator, or the stream's :class:`~svot.domains.drawn.RawDraws` (the same values)."""
+    drawn = _draw(size, split, rng)
+    start, princess, treasure, is_open, items = drawn
+    t = _init_bits(size)
+    free = t.free
+    init = t.at[start] | t.target[0][princess] | t.target[1][treasure]
+    taken = free[princess] | free[treasure]
+    item = t.item
+    for c, i in items:
+        init |= item[i][c]
+        taken |= free[c]
+    init |= t.all_free ^ taken
+    init |= sum(compress(t.open, is_open))  # the edges' bits are distinct: their sum is their OR
+    return DrawnBits(init, t.goal_pos, 0, t.grounding.shared, functools.partial(_package, size, split, drawn),
+                     functools.partial(walls_grid, size, t.walls, is_open))
+
+
+def bit_stream(size: int, split: str, rng: np.random.Generator):
+    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on
+    its outputs, read in Python (:class:`~svot.domains.drawn.RawDraws`, a batch ahead)."""
+    return DrawStream(draw_bits, size, split, rng)
+
+
+def _package(size: int, split: str, drawn: tuple) -> Generated:
+    return finish_connected(get_spec(DOMAIN), size, split, _layout(size, drawn), sampling_params(size, split), False)

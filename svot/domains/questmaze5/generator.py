@@ -17,14 +17,20 @@ filter mazes for two solution paths and place targets and items along them, on t
 
 from __future__ import annotations
 
+import functools
+import operator
+from itertools import compress
+
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.grid import cells
-from svot.domains.passages import create_maze
-from svot.domains.questmaze5.look import ITEMS
+from svot.domains.drawn import DrawnBits, DrawStream, as_list
+from svot.domains.grid import cell_name, cells
+from svot.domains.passages import create_maze_edges, inner_edges
+from svot.domains.questmaze5.look import ITEMS, TARGETS
 from svot.errors import ConfigError
 from svot.problem_gen.common import Generated, finish_connected
+from svot.problem_gen.grounding import kept_per_size, shared_grounding
 
 DOMAIN = "questmaze5"
 ITEM_DENSITY = {"id": 0.3, "ood": 0.6}
@@ -49,21 +55,42 @@ def _on_grid(cell) -> tuple[int, int]:
 
 
 def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
+    return _layout(size, _draw(size, split, rng))
+
+
+def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
+    """The layout's draws, on logical cell indices ``r * m + c``: (start, princess, treasure, the logical
+    maze's open edges (:func:`~svot.domains.passages.create_maze_edges`), items as (logical cell, index in
+    ITEMS) in cell order)."""
     p = sampling_params(size, split)
-    logical = cells(p["logical_size"])
-    start, princess, treasure = (logical[int(i)] for i in rng.choice(len(logical), size=3, replace=False))
-    passages = create_maze(p["logical_size"], start, [princess, treasure], rng)
-    free = {_on_grid(c) for c in logical}
-    free |= {(a[0] + b[0], a[1] + b[1]) for a, b in passages}  # the grid cell between 2a and 2b
-    rest = [c for c in logical if c not in (start, princess, treasure)]
+    m = p["logical_size"]
+    start, princess, treasure = as_list(rng.choice(m * m, size=3, replace=False))
+    is_open = create_maze_edges(m, start, (princess, treasure), rng)
+    rest = [c for c in range(m * m) if c != start and c != princess and c != treasure]
+    picks = sorted(as_list(rng.choice(len(rest), size=p["items"], replace=False)))
+    k = len(ITEMS)
+    items = [(rest[i], int(rng.integers(k))) for i in picks]
+    return start, princess, treasure, is_open, items
+
+
+def _layout(size: int, drawn: tuple) -> dict:
+    start, princess, treasure, is_open, picked = drawn
+    m = logical_size(size)
+
+    def grid(i: int) -> list[int]:  # logical cell index -> its grid cell
+        return [2 * (i // m), 2 * (i % m)]
+
+    free = {(2 * r, 2 * c) for r, c in cells(m)}
+    edges = inner_edges(m)
+    free |= {(a[0] + b[0], a[1] + b[1]) for k, (a, b) in enumerate(edges) if is_open[k]}  # between 2a and 2b
     items: dict[str, list] = {}
-    for i in sorted(int(i) for i in rng.choice(len(rest), size=p["items"], replace=False)):
-        items.setdefault(ITEMS[int(rng.integers(len(ITEMS)))], []).append(list(_on_grid(rest[i])))
+    for c, i in picked:
+        items.setdefault(ITEMS[i], []).append(grid(c))
     return {
         "domain": DOMAIN,
         "size": size,
-        "player": list(_on_grid(start)),
-        "targets": {"princess": [list(_on_grid(princess))], "treasure": [list(_on_grid(treasure))]},
+        "player": grid(start),
+        "targets": {"princess": [grid(princess)], "treasure": [grid(treasure)]},
         "items": {i: items[i] for i in ITEMS if i in items},
         "collected": {},
         "reached": "none",
@@ -74,3 +101,59 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
     layout = sample_layout(size, split, rng)
     return finish_connected(get_spec(DOMAIN), size, split, layout, sampling_params(size, split), plan)
+
+
+class _InitBits:
+    """Per size, the shared grounding's bits of a layout's initial atoms (``problem_from_state``'s): by
+    logical cell (its grid cell's), by logical edge (the grid cell between its ends: free when open, a
+    monster when closed), the cells that are always monsters, and the goal ``(ended)``."""
+
+    def __init__(self, size: int):
+        self.grounding = g = shared_grounding(DOMAIN, size)
+        bit = g.task.bit
+        m = logical_size(size)
+        names = {cell: cell_name(cell) for cell in cells(size)}
+        on_grid = [names[(2 * r, 2 * c)] for r, c in cells(m)]
+        self.at = [bit[("at", c)] for c in on_grid]
+        self.free = [bit[("free", c)] for c in on_grid]
+        self.target = [[bit[("target-at", c, t)] for c in on_grid] for t in TARGETS]
+        self.item = [[bit[("item-at", c, i)] for c in on_grid] for i in ITEMS]
+        between = [names[(a[0] + b[0], a[1] + b[1])] for a, b in inner_edges(m)]
+        self.edge_free = [bit[("free", c)] for c in between]
+        self.edge_monster = [bit[("monster", c)] for c in between]
+        odd = [names[cell] for cell in cells(size) if cell[0] % 2 and cell[1] % 2]  # (odd, odd): never free
+        self.base = functools.reduce(operator.or_, self.free + [bit[("monster", c)] for c in odd])
+        self.goal_pos = bit[("ended",)]
+
+
+_init_bits = kept_per_size(DOMAIN, _InitBits)
+
+
+def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
+    """:func:`generate`'s draws (the same ``rng`` calls) as the bits of the initial state over the size's
+    shared grounding; the Problem (``generate(..., plan=False)``'s) is built when asked for. ``rng``: a
+    numpy Generator, or the stream's :class:`~svot.domains.drawn.RawDraws` (the same values)."""
+    drawn = _draw(size, split, rng)
+    start, princess, treasure, is_open, items = drawn
+    t = _init_bits(size)
+    free = t.free
+    init = t.base ^ free[princess] ^ free[treasure]  # every logical cell is free but the targets' and items'
+    init |= t.at[start] | t.target[0][princess] | t.target[1][treasure]
+    item = t.item
+    for c, i in items:
+        init ^= free[c]
+        init |= item[i][c]
+    # the cells between logical cells: free where the edge is open, a monster where closed (distinct bits:
+    # a sum is their OR)
+    init |= sum(compress(t.edge_free, is_open)) + sum(compress(t.edge_monster, map(operator.not_, is_open)))
+    return DrawnBits(init, t.goal_pos, 0, t.grounding.shared, functools.partial(_package, size, split, drawn))
+
+
+def bit_stream(size: int, split: str, rng: np.random.Generator):
+    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on
+    its outputs, read in Python (:class:`~svot.domains.drawn.RawDraws`, a batch ahead)."""
+    return DrawStream(draw_bits, size, split, rng)
+
+
+def _package(size: int, split: str, drawn: tuple) -> Generated:
+    return finish_connected(get_spec(DOMAIN), size, split, _layout(size, drawn), sampling_params(size, split), False)

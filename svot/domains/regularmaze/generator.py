@@ -13,14 +13,19 @@ filter and paint mazes for its rules on top of the same Alg. 3.
 
 from __future__ import annotations
 
+import functools
+from itertools import compress
+
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.grid import cells
-from svot.domains.passages import create_maze, edge_walls
-from svot.domains.regularmaze.look import ZONES
+from svot.domains.drawn import DrawnBits, DrawStream, as_list
+from svot.domains.grid import cell_name, cells
+from svot.domains.passages import create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks, walls_grid
+from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
 from svot.errors import ConfigError
 from svot.problem_gen.common import Generated, finish_connected
+from svot.problem_gen.grounding import cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "regularmaze"
 ZONE_DENSITY = {"id": 0.3, "ood": 0.6}
@@ -34,21 +39,36 @@ def sampling_params(size: int, split: str) -> dict:
 
 
 def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
+    return _layout(size, _draw(size, split, rng))
+
+
+def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
+    """The layout's draws, on cell indices ``r * N + c``: (start, goal, open edges
+    (:func:`~svot.domains.passages.create_maze_edges`), zones as (cell, index in ZONES) in cell order)."""
     p = sampling_params(size, split)
-    pool = cells(size)
-    start, goal = (pool[int(i)] for i in rng.choice(len(pool), size=2, replace=False))
-    passages = create_maze(size, start, [goal], rng)
-    rest = [c for c in pool if c not in (start, goal)]
+    n2 = size * size
+    start, goal = as_list(rng.choice(n2, size=2, replace=False))
+    is_open = create_maze_edges(size, start, (goal,), rng)
+    rest = [c for c in range(n2) if c != start and c != goal]
+    picks = sorted(as_list(rng.choice(len(rest), size=p["zones"], replace=False)))
+    k = len(ZONES)
+    zones = [(rest[i], int(rng.integers(k))) for i in picks]
+    return start, goal, is_open, zones
+
+
+def _layout(size: int, drawn: tuple) -> dict:
+    start, goal, is_open, picked = drawn
     zones: dict[str, list] = {}
-    for i in sorted(int(i) for i in rng.choice(len(rest), size=p["zones"], replace=False)):
-        zones.setdefault(ZONES[int(rng.integers(len(ZONES)))], []).append(list(rest[i]))
-    walls_right, walls_down = edge_walls(size, passages)
+    for c, z in picked:
+        zones.setdefault(ZONES[z], []).append([c // size, c % size])
+    edges = inner_edges(size)
+    walls_right, walls_down = edge_walls(size, [edges[k] for k in range(len(edges)) if is_open[k]])
     return {
         "domain": DOMAIN,
         "size": size,
-        "player": list(start),
-        "start": list(start),
-        "goal": list(goal),
+        "player": [start // size, start % size],
+        "start": [start // size, start % size],
+        "goal": [goal // size, goal % size],
         "zones": {z: zones[z] for z in ZONES if z in zones},
         "walls_right": walls_right,
         "walls_down": walls_down,
@@ -58,3 +78,48 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
     layout = sample_layout(size, split, rng)
     return finish_connected(get_spec(DOMAIN), size, split, layout, sampling_params(size, split), plan)
+
+
+class _InitBits:
+    """Per size, the shared grounding's bits of a layout's initial atoms (``problem_from_state``'s), by
+    cell index and edge index, and the goal ``(at goal)`` per cell."""
+
+    def __init__(self, size: int):
+        self.grounding = g = shared_grounding(DOMAIN, size)
+        bit = g.task.bit
+        self.at, self.goal = cell_bits(g, size, ("at", "goal"))
+        names = [cell_name(c) for c in cells(size)]
+        self.zone = [[bit[("zone", c, z)] for c in names] for z in ZONES]
+        self.start_zone = [bit[("zone", c, START_COLOUR)] for c in names]
+        self.goal_zone = [bit[("zone", c, GOAL_COLOUR)] for c in names]
+        self.open = open_bits(bit, size)
+        self.walls = wall_marks(size, get_spec(DOMAIN).kinds)
+
+
+_init_bits = kept_per_size(DOMAIN, _InitBits)
+
+
+def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
+    """:func:`generate`'s draws (the same ``rng`` calls) as the bits of the initial state over the size's
+    shared grounding; the Problem (``generate(..., plan=False)``'s) is built when asked for. ``rng``: a
+    numpy Generator, or the stream's :class:`~svot.domains.drawn.RawDraws` (the same values)."""
+    drawn = _draw(size, split, rng)
+    start, goal, is_open, zones = drawn
+    t = _init_bits(size)
+    init = t.at[start] | t.start_zone[start] | t.goal[goal] | t.goal_zone[goal]
+    zone = t.zone
+    for c, z in zones:
+        init |= zone[z][c]
+    init |= sum(compress(t.open, is_open))  # the edges' bits are distinct: their sum is their OR
+    return DrawnBits(init, t.at[goal], 0, t.grounding.shared, functools.partial(_package, size, split, drawn),
+                     functools.partial(walls_grid, size, t.walls, is_open))
+
+
+def bit_stream(size: int, split: str, rng: np.random.Generator):
+    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on
+    its outputs, read in Python (:class:`~svot.domains.drawn.RawDraws`, a batch ahead)."""
+    return DrawStream(draw_bits, size, split, rng)
+
+
+def _package(size: int, split: str, drawn: tuple) -> Generated:
+    return finish_connected(get_spec(DOMAIN), size, split, _layout(size, drawn), sampling_params(size, split), False)

@@ -1,0 +1,138 @@
+"""A problem drawn as its generator draws it, kept as bits until the Problem is asked for.
+
+The env's reset starts the engine from a layout's bits over the size's shared grounding
+(:meth:`svot.engine.grounded.SharedGroundedEngine.from_bits`); building the Problem, its name and
+state dict costs several times the draws, so it waits until ``env.problem`` (or the plan) is read.
+A generator's ``bit_stream`` is a :class:`DrawStream`: one :class:`DrawnBits` per call, its draws read
+in Python off the generator's outputs (:class:`RawDraws`). FrozenLake has its own, batched stream.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+
+class DrawnBits:
+    """``init``/``goal_pos``/``goal_neg``: the bound problem's bits over ``shared``; :meth:`generated` is
+    ``build()`` (what the generator's ``generate(..., plan=False)`` returns for the same draws), built once.
+
+    ``undrawn``: ``undrawn(dtype)`` is the observation grid of the kinds no atom draws (edge walls),
+    read off the draws, or None where every kind is drawn by an atom.
+    """
+
+    __slots__ = ("init", "goal_pos", "goal_neg", "shared", "_build", "_generated", "_undrawn")
+
+    def __init__(self, init: int, goal_pos: int, goal_neg: int, shared, build: Callable, undrawn: Callable | None = None):
+        self.init, self.goal_pos, self.goal_neg, self.shared = init, goal_pos, goal_neg, shared
+        self._build, self._generated, self._undrawn = build, None, undrawn
+
+    def generated(self):
+        if self._generated is None:
+            self._generated = self._build()
+        return self._generated
+
+    def problem(self):
+        return self.generated().problem
+
+    @property
+    def undrawn_grid(self) -> Callable | None:
+        return self._undrawn
+
+
+_M32 = 0xFFFFFFFF
+
+
+class RawDraws:
+    """A ``numpy.random.Generator``'s ``integers(k)``, ``choice(n, size=k, replace=False)`` and
+    ``permutation(n)``, computed in Python from the generator's 32-bit outputs drawn a batch at a time.
+
+    One numpy call costs about a microsecond, a small draw's Python a fifth of that, and a maze layout
+    makes dozens of them.
+    numpy 2 makes these values from ``next_uint32`` (``rng.integers(0, 2**32, size=K, dtype=uint32)``
+    gives K of them in order): ``integers(k)`` by Lemire's bounded draw, ``choice`` by Floyd's sampling
+    then a shuffle of the picks, both with Lemire's draw, ``permutation`` by a Fisher-Yates shuffle
+    with masked rejection (``random_interval``). So the values, and the outputs used, are the
+    generator's own; the batch runs ahead of them (``tests/envs/test_reset_sequence.py`` checks every
+    call against numpy's on all of numpy's bit generators).
+    """
+
+    def __init__(self, rng, batch: int = 256):
+        self.rng, self.batch = rng, batch
+        self._buf: list[int] = []
+        self._i = 0
+
+    def _next(self) -> int:
+        i = self._i
+        if i == len(self._buf):
+            self._buf = self.rng.integers(0, 1 << 32, size=self.batch, dtype=np.uint32).tolist()
+            i = 0
+        self._i = i + 1
+        return self._buf[i]
+
+    def integers(self, k: int) -> int:
+        """``rng.integers(k)`` (``1 <= k < 2**32``): no output used for ``k == 1``, as numpy's."""
+        if k == 1:
+            return 0
+        i = self._i
+        if i == len(self._buf):
+            return self._lemire(k)
+        self._i = i + 1
+        m = self._buf[i] * k
+        if m & _M32 < k:  # maybe in the biased zone: Lemire's rejection
+            return self._reject(m, k)
+        return m >> 32
+
+    def _lemire(self, k: int) -> int:
+        m = self._next() * k
+        return self._reject(m, k) if m & _M32 < k else m >> 32
+
+    def _reject(self, m: int, k: int) -> int:
+        threshold = (1 << 32) % k
+        while m & _M32 < threshold:
+            m = self._next() * k
+        return m >> 32
+
+    def choice(self, n: int, size: int, replace: bool = False) -> list[int]:
+        """``rng.choice(n, size, replace=False)`` for ``n <= 10000`` (numpy's Floyd path)."""
+        if replace or n > 10000 or not 0 <= size <= n:
+            raise ValueError(f"RawDraws.choice({n}, {size}): only numpy's Floyd path (replace=False, 0 <= size <= n <= 10000)")
+        integers = self.integers
+        picked: list[int] = []
+        for j in range(n - size, n):
+            v = integers(j + 1)
+            picked.append(j if v in picked else v)
+        for i in range(size - 1, 0, -1):
+            j = integers(i + 1)
+            picked[i], picked[j] = picked[j], picked[i]
+        return picked
+
+    def permutation(self, n: int) -> list[int]:
+        """``rng.permutation(n)`` as a list."""
+        out = list(range(n))
+        draw = self._next
+        for i in range(n - 1, 0, -1):
+            mask = (1 << i.bit_length()) - 1
+            j = draw() & mask
+            while j > i:
+                j = draw() & mask
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+def as_list(values) -> list:
+    """A draw's values as a list: numpy's arrays converted, :class:`RawDraws`' lists as they are."""
+    return values if type(values) is list else values.tolist()
+
+
+class DrawStream:
+    """``draw(size, split, draws)`` over and over, ``draws`` a :class:`RawDraws` of ``rng``: what a
+    generator's ``bit_stream`` returns. Calling it gives the problems successive ``draw(size, split, rng)``
+    calls give, as long as nothing else draws from ``rng`` in between (it runs ahead of them by up to a batch)."""
+
+    def __init__(self, draw: Callable, size: int, split: str, rng):
+        self.draw, self.size, self.split, self.draws = draw, size, split, RawDraws(rng)
+
+    def __call__(self):
+        return self.draw(self.size, self.split, self.draws)
