@@ -215,3 +215,34 @@ def test_raw_draws_are_numpys(bit_generator):
             else:
                 k = (2**32 - 1) // (1 + step)  # large bounds: Lemire's rejection is likely
                 assert int(rng.integers(k)) == raw.integers(k)
+
+
+@pytest.mark.parametrize("bit_generator", BIT_GENERATORS)
+def test_raw_draws_probe_accepts_numpys_generators(bit_generator):
+    from svot.domains.drawn import raw_draws_agree
+
+    assert raw_draws_agree(bit_generator)
+
+
+def test_stream_uses_numpys_calls_where_raw_draws_disagree(monkeypatch):
+    """A numpy whose algorithms RawDraws does not follow (simulated: the probe finds an integer off by
+    one) gets a stream on the Generator itself, with generate's problems all the same."""
+    import svot.domains.drawn as drawn
+
+    class OffByOne(drawn.RawDraws):
+        def integers(self, k):
+            return (super().integers(k) + 1) % k
+
+    monkeypatch.setattr(drawn, "RawDraws", OffByOne)
+    drawn.raw_draws_agree.cache_clear()
+    try:
+        assert not drawn.raw_draws_agree(np.random.PCG64)
+        gen_module = _maze_generator("questmaze")
+        stream = gen_module.bit_stream(4, "id", np.random.default_rng(5))
+        assert type(stream.draws) is np.random.Generator
+        rng = np.random.default_rng(5)
+        for _ in range(20):
+            assert stream().problem().to_pddl() == gen_module.generate(4, "id", rng, plan=False).problem.to_pddl()
+    finally:
+        monkeypatch.undo()
+        drawn.raw_draws_agree.cache_clear()
