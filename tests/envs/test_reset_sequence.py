@@ -246,3 +246,22 @@ def test_stream_uses_numpys_calls_where_raw_draws_disagree(monkeypatch):
     finally:
         monkeypatch.undo()
         drawn.raw_draws_agree.cache_clear()
+
+
+@pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "id"), (6, "id"), (6, "ood")])
+def test_sokoban_bits_are_the_bound_problems(size, split):
+    """Sokoban's search already reads a draw as bits: draw_bits keeps generate(plan=False)'s draws, and
+    its bits are bind() of that problem; the rng ends where generate leaves it."""
+    from svot.domains.sokoban import generator as sokoban
+    from svot.problem_gen.grounding import shared_grounding
+
+    rng_a, rng_b = np.random.default_rng(size), np.random.default_rng(size)
+    stream = sokoban.bit_stream(size, split, rng_a)
+    for _ in range(25 if split == "id" else 6):
+        drawn = stream()
+        gen = sokoban.generate(size, split, rng_b, plan=False)
+        bound = shared_grounding("sokoban", size).bind(gen.problem)
+        assert (drawn.init, drawn.goal_pos, drawn.goal_neg) == (bound.init, bound.goal_pos, bound.goal_neg)
+        assert drawn.problem().to_pddl() == gen.problem.to_pddl()
+        assert drawn.generated().state == gen.state and drawn.generated().params == gen.params
+    assert rng_a.bit_generator.state == rng_b.bit_generator.state

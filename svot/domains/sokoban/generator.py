@@ -30,6 +30,7 @@ import math
 import numpy as np
 
 from svot.domains import get_spec
+from svot.domains.drawn import DrawnBits
 from svot.domains.grid import Cell, cell_name
 from svot.domains.sokoban.screen import MAX_SIZE as MAX_SCREEN_SIZE, surviving_rows
 from svot.domains.sokoban.table5 import TABLE5
@@ -323,6 +324,25 @@ class AtomBits:
 atom_bits = kept_per_size(DOMAIN, AtomBits)
 
 
+def initial_bits(t: AtomBits, walls: int, blocks: int, drawn: list[int]) -> tuple[int, int, int, int]:
+    """A draw's ``(init, goal_pos, wall board, goal board)``: the bound problem's initial bits and goal
+    mask over the size's shared grounding (what ``bind`` of its Problem gives; a test checks them), and
+    its walls and goal squares as bitboards."""
+    wall_board = goal_board = 0
+    init = t.at[drawn[walls]]
+    for i in drawn[:walls]:
+        wall_board |= 1 << i
+        init |= t.wall[i]
+    goal_pos = 0
+    for i in drawn[walls + 1 : walls + 1 + blocks]:
+        init |= t.block[i]
+    for i in drawn[walls + 1 + blocks :]:
+        goal_board |= 1 << i
+        init |= t.goal[i]
+        goal_pos |= t.block[i]
+    return init, goal_pos, wall_board, goal_board
+
+
 def search_draw(
     size: int, walls: int, blocks: int, drawn: list[int], *, max_states: int = MAX_STATES, plan: bool = True
 ) -> SearchResult:
@@ -341,18 +361,7 @@ def search_draw(
     it is breadth-first search as with ``plan=True``.
     """
     t = atom_bits(size)
-    wall_board = goal_board = 0
-    init = t.at[drawn[walls]]
-    for i in drawn[:walls]:
-        wall_board |= 1 << i
-        init |= t.wall[i]
-    goal_pos = 0
-    for i in drawn[walls + 1 : walls + 1 + blocks]:
-        init |= t.block[i]
-    for i in drawn[walls + 1 + blocks :]:
-        goal_board |= 1 << i
-        init |= t.goal[i]
-        goal_pos |= t.block[i]
+    init, goal_pos, wall_board, goal_board = initial_bits(t, walls, blocks, drawn)
     b = board(size)
     free = b.full & ~wall_board
     dead_any = t.blocks_on(free & ~b.live(free, goal_board))
@@ -386,7 +395,12 @@ def generate(
     """One solvable problem; ``plan=False`` (``SokobanSpec.plan_optional``) keeps the same draws and
     problem but decides solvability without a plan (:func:`search_draw`): ``Generated.plan`` is then None
     and :func:`svot.problem_gen.solve` gives ``plan=True``'s plan (the same breadth-first search)."""
-    spec = get_spec(DOMAIN)
+    params, drawn, attempt, result = _kept_draw(size, split, rng, plan, max_states)
+    return _package(size, split, params, drawn, attempt, result.plan if plan else None)
+
+
+def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_states: int):
+    """The sampler's loop: ``(params, the kept draw's cell indices, attempts, its search's result)``."""
     params = sampling_params(size, split, rng)  # the block count is drawn once, before any rejection
     w, n = params["walls"], params["blocks"]
     k = w + 1 + 2 * n
@@ -410,9 +424,31 @@ def generate(
         raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
     attempt, row = kept
     _first_batch[key] = _batch_for(attempt)
-    layout = layout_from_draw(size, w, n, row[:k].tolist())
+    return params, row[:k].tolist(), attempt, found[-1]
+
+
+def _package(size: int, split: str, params: dict, drawn: list[int], attempt: int, plan) -> Generated:
+    spec = get_spec(DOMAIN)
+    layout = layout_from_draw(size, params["walls"], params["blocks"], drawn)
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
-    return finish(spec, size, split, layout, found[-1].plan if plan else None, {**params, "attempts": attempt}, problem)
+    return finish(spec, size, split, layout, plan, {**params, "attempts": attempt}, problem)
+
+
+def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
+    """:func:`generate`'s draws with ``plan=False`` (the same ``rng`` calls, the same verdicts) as the
+    bits of the initial state over the size's shared grounding; the Problem (``generate(..., plan=False)``'s)
+    is built when asked for. The search already reads the draw as bits: the env's reset starts from them."""
+    params, drawn, attempt, _result = _kept_draw(size, split, rng, False, MAX_STATES)
+    t = atom_bits(size)
+    init, goal_pos, _walls, _goals = initial_bits(t, params["walls"], params["blocks"], drawn)
+    build = functools.partial(_package, size, split, params, drawn, attempt, None)
+    return DrawnBits(init, goal_pos, 0, t.grounding.shared, build)
+
+
+def bit_stream(size: int, split: str, rng: np.random.Generator):
+    """What the env's resets draw from: :func:`draw_bits` on ``rng`` itself, call after call (the
+    sampler's batches of draws are numpy's; nothing is drawn ahead)."""
+    return functools.partial(draw_bits, size, split, rng)
 
 
 # Up to this many draws in a batch, the claims are read draw by draw in Python and stop at the draw
