@@ -2,6 +2,7 @@
 
     python benchmarks/bench_envs.py            # full run (a few minutes)
     python benchmarks/bench_envs.py --quick    # CI smoke run, under a minute
+    python benchmarks/bench_envs.py --every-size   # only the default env, every size and split
 
 For each domain at its largest size (ID split) it prints one row:
 
@@ -138,6 +139,31 @@ def _vector_rate(eid: str, num_envs: int, seconds: float, seed: int, pool_size: 
     return {"rate": rate, "setup": setup}
 
 
+def _every_size(domains: list[str], secs: float, seed: int) -> int:
+    """Target 1 at every size and split: ``gym.make(id)`` (default info, a fresh problem every reset)
+    beside FrozenLake-v1, measured just before each row."""
+    print(f"# bench_envs --every-size: seed {seed}, {secs:g} s per cell; default gym.make(id) beside FrozenLake-v1")
+    head = f"{'env':<28}{'single':>9}{'reset ms':>9}{'steps/ep':>9}{'FrozenLake':>11}{'single/FL':>10}"
+    print(head)
+    print("-" * len(head))
+    ratios = []
+    for d in domains:
+        spec = SPECS[d]
+        for size in sorted(spec.sizes):
+            for eid in sorted(i for i in gym.registry if i.startswith(env_id(d, size).removesuffix("-v0"))):
+                fl = _single_rate(lambda: gym.make("FrozenLake-v1", is_slippery=False), 4, secs, seed)
+                r = _single_rate(lambda: gym.make(eid), spec.n_actions(size), secs, seed)
+                per_episode = r["steps"] / max(r["resets"], 1)
+                ratios.append((r["rate"] / fl["rate"], eid))
+                print(f"{eid.removeprefix('SVoT/'):<28}{_fmt(r['rate']):>9}{r['reset_ms']:>9.3f}{per_episode:>9.0f}"
+                      f"{_fmt(fl['rate']):>11}{ratios[-1][0]:>10.2f}")
+    low = min(ratios)
+    below = [f"{e.removeprefix('SVoT/')} {v:.2f}" for v, e in sorted(ratios) if v < 1.0]
+    print(f"targets, every size: single/FL lowest {low[0]:.2f} ({low[1].removeprefix('SVoT/')}) [>= 1.0]; "
+          f"below: {', '.join(below) if below else 'none'}")
+    return 0
+
+
 def _fmt(x: float) -> str:
     if x != x:  # nan
         return "-"
@@ -161,11 +187,17 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--domains", default=",".join(ENV_CLASSES), help="comma-separated domain names")
     ap.add_argument("--no-pddlgym", action="store_true")
+    ap.add_argument(
+        "--every-size", action="store_true",
+        help="only the default env (gym.make(id)) at every registered size and split, beside FrozenLake-v1",
+    )
     args = ap.parse_args(argv)
     secs = args.seconds if args.seconds is not None else (0.4 if args.quick else 3.0)
     psecs = args.pddlgym_seconds if args.pddlgym_seconds is not None else (1.0 if args.quick else 5.0)
     pool = args.pool_size if args.pool_size is not None else (128 if args.quick else None)
     domains = [d.strip() for d in args.domains.split(",") if d.strip()]
+    if args.every_size:
+        return _every_size(domains, secs, args.seed)
 
     try:
         import svot.render.image  # noqa: F401

@@ -36,6 +36,18 @@ def test_bench_envs_prints_its_table_and_the_targets_line():
         assert target in summary
 
 
+def test_bench_envs_every_size_lists_each_registered_id_of_a_domain():
+    out = subprocess.run(
+        [sys.executable, "benchmarks/bench_envs.py", "--every-size", "--seconds", "0.02", "--domains", "frozenlake"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    rows = [line.split() for line in out.stdout.splitlines() if line.startswith("FrozenLake-")]
+    ids = [f"FrozenLake-{n}x{n}{s}-v0" for n in (4, 5, 6) for s in ("-OOD", "")]
+    assert [r[0] for r in rows] == ids and all(len(r) == 6 for r in rows)
+    assert any(line.startswith("targets, every size: single/FL lowest") for line in out.stdout.splitlines())
+
+
 def test_bench_generation_prints_every_size_and_the_targets_line():
     out = subprocess.run(
         [sys.executable, "benchmarks/bench_generation.py", "--seconds", "0.02"],
