@@ -145,6 +145,20 @@ def raw_draws_agree(bit_generator: type) -> bool:
     return True
 
 
+def stream_of(draw_bits: Callable) -> Callable:
+    """A generator's ``bit_stream(size, split, rng)`` over its ``draw_bits``: what the env's resets draw
+    from while its ``np_random`` stays the same object (a :class:`DrawStream`, a batch ahead)."""
+
+    def bit_stream(size: int, split: str, rng) -> DrawStream:
+        return DrawStream(draw_bits, size, split, rng)
+
+    bit_stream.__doc__ = (
+        f"What the env's resets draw from: :func:`{draw_bits.__module__}.draw_bits` over and over on one "
+        "``rng`` (a :class:`~svot.domains.drawn.DrawStream`)."
+    )
+    return bit_stream
+
+
 def as_list(values) -> list:
     """A draw's values as a list: numpy's arrays converted, :class:`RawDraws`' lists as they are."""
     return values if type(values) is list else values.tolist()

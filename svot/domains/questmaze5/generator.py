@@ -24,7 +24,7 @@ from itertools import compress
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.drawn import DrawnBits, DrawStream, as_list
+from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
 from svot.domains.passages import create_maze_edges, inner_edges
 from svot.domains.questmaze5.look import ITEMS, TARGETS
@@ -149,10 +149,7 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
     return DrawnBits(init, t.goal_pos, 0, t.grounding.shared, functools.partial(_package, size, split, drawn))
 
 
-def bit_stream(size: int, split: str, rng: np.random.Generator):
-    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on
-    its outputs, read in Python (:class:`~svot.domains.drawn.RawDraws`, a batch ahead)."""
-    return DrawStream(draw_bits, size, split, rng)
+bit_stream = stream_of(draw_bits)  # draw_bits on the rng's outputs, read in Python (RawDraws, a batch ahead)
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:

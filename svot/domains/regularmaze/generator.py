@@ -19,7 +19,7 @@ from itertools import compress
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.drawn import DrawnBits, DrawStream, as_list
+from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
 from svot.domains.passages import create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks, walls_grid
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
@@ -115,10 +115,7 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
                      functools.partial(walls_grid, size, t.walls, is_open))
 
 
-def bit_stream(size: int, split: str, rng: np.random.Generator):
-    """What the env's resets draw from while its ``np_random`` stays the same object: :func:`draw_bits` on
-    its outputs, read in Python (:class:`~svot.domains.drawn.RawDraws`, a batch ahead)."""
-    return DrawStream(draw_bits, size, split, rng)
+bit_stream = stream_of(draw_bits)  # draw_bits on the rng's outputs, read in Python (RawDraws, a batch ahead)
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:
