@@ -4,18 +4,26 @@ Times a fraction of ``svot export --paper``: every domain × Table 5 size × spl
 (15 dataset/size pairs × 4 splits), with ``--fraction`` of the paper's maps per
 split (default 0.1: train 10 maps, val 3, test_id 6, test_ood 6, i.e. 80 of the
 paper's 800 instances per pair, 1,200 in all; ``--fraction 1`` is the whole
-paper export). Then, in the same process, encodes images alone, the same way
-the export does (:func:`svot.dataset.records.encode_png`, PIL, same level),
-on states taken from the exported data: that is the ceiling an export could
-reach if building instances, reasoning chains and rows cost nothing.
+paper export). Then, in the same process, encodes the images alone, on states
+taken from the exported data, with two encoders:
+
+* **the PNG ceiling**: PIL's PNG encoder at level 6, which chooses a filter per
+  row adaptively. It was the export's encoder when issue 19 measured the export
+  at 0.49 of it, and it stays the fixed reference: how fast a plain PNG
+  encoder turns these frames into files.
+* **the encoder alone**: :func:`svot.render.png.encode_png`, the export's own
+  encoder (filter None, zlib level 3, chosen for flat-colour tiles: about four
+  times PIL's speed at no larger files, both measured here). The export's
+  ratio to it is the share of its time spent encoding; the rest is drawing
+  maps, building instances, rendering and writing.
 
     python benchmarks/bench_export.py                 # 10 % of --paper, 2 workers
     python benchmarks/bench_export.py --fraction 1    # all of --paper
     python benchmarks/bench_export.py --breakdown     # then where an export's CPU time goes, by phase
 
-Prints instances/s and images/s of the export beside the ceiling (images/s of
-one process × workers, and the instances/s that implies at the export's images
-per instance), and the ratios, then the target's ratio on one line. Wall-clock numbers depend on what else runs on
+Prints instances/s and images/s of the export beside both (images/s of one
+process × workers, and the instances/s that implies at the export's images per
+instance), and the ratios, then the target's ratio on one line. Wall-clock numbers depend on what else runs on
 the machine (other processes share its cores); the per-CPU-second line compares
 CPU time with CPU time and is the steadier figure.
 
@@ -56,7 +64,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     from svot.dataset import SPLITS, export, make_config
-    from svot.dataset.records import PNG_COMPRESS_LEVEL, encode_png
+    from svot.render.png import PNG_COMPRESS_LEVEL, encode_png
     from svot.domains import get_spec
     from svot.render.image import render_state
 
@@ -78,7 +86,7 @@ def main(argv=None) -> int:
     preds = sum(r.predictions for r in res.rows)
     size_mb = sum(f["bytes"] for f in res.manifest["files"].values()) / 1e6
 
-    # The ceiling: encode images alone, on states of the exported data (one per dataset/size, all its steps).
+    # The ceilings: encode images alone, on states of the exported data (one per dataset/size, all its steps).
     import pyarrow.parquet as pq
 
     states = []
@@ -88,34 +96,36 @@ def main(argv=None) -> int:
             states.append((row["domain"], json.loads(row["initial_state"])))
             states += [(row["domain"], json.loads(s["state"])) for s in row["steps"]]
     arrays = [render_state(get_spec(d), s, cfg.image_size) for d, s in states]
-    reps = max(1, 3000 // len(arrays))
-    t1, p1 = time.perf_counter(), time.process_time()
-    for _ in range(reps):
-        for a in arrays:
-            encode_png(a)
-    png_rate = reps * len(arrays) / (time.perf_counter() - t1)
-    png_cpu_rate = reps * len(arrays) / (time.process_time() - p1)
     if tmp is not None:
         tmp.cleanup()
+    reference = encode_rates(arrays, pil_png)
+    own = encode_rates(arrays, encode_png)
 
     per_inst = images / inst
-    ceiling_images = png_rate * args.workers
-    ceiling_inst = ceiling_images / per_inst
     print()
     print(f"exported {inst} instances ({preds} predictions, {images} distinct images encoded, {size_mb:.1f} MB) "
           f"in {wall:.1f} s wall, {cpu:.1f} s CPU")
     print()
-    print(f"{'':32}{'export':>12}{'PNG ceiling':>14}{'ratio':>8}")
-    print(f"{'images/s':32}{images / wall:12.1f}{ceiling_images:14.1f}{images / wall / ceiling_images:8.2f}")
-    print(f"{'instances/s':32}{inst / wall:12.1f}{ceiling_inst:14.1f}{inst / wall / ceiling_inst:8.2f}")
-    print(f"{'instances per CPU second':32}{inst / cpu:12.1f}{png_cpu_rate / per_inst:14.1f}{inst / cpu / (png_cpu_rate / per_inst):8.2f}")
+    print(f"{'':26}{'export':>10}{'PNG ceiling':>13}{'ratio':>7}{'encoder alone':>15}{'ratio':>7}")
+    for label, value, scale, key in (
+        ("images/s", images / wall, args.workers, "wall"),
+        ("instances/s", inst / wall, args.workers / per_inst, "wall"),
+        ("instances per CPU second", inst / cpu, 1 / per_inst, "cpu"),
+    ):
+        ref, mine = reference[key] * scale, own[key] * scale
+        print(f"{label:26}{value:10.1f}{ref:13.1f}{value / ref:7.2f}{mine:15.1f}{value / mine:7.2f}")
     print()
-    print(f"PNG ceiling: {png_rate:.0f} images/s in one process, wall clock ({png_cpu_rate:.0f} per CPU second; "
-          f"{len(arrays)} exported states x {reps}, {cfg.image_size}x{cfg.image_size}, PIL level "
-          f"{PNG_COMPRESS_LEVEL}), x {args.workers} workers; {per_inst:.2f} images per instance")
+    print(f"PNG ceiling: PIL's PNG encoder at level 6 (adaptive row filters; the export's encoder when issue 19 "
+          f"measured 0.49), {reference['wall']:.0f} images/s in one process ({reference['cpu']:.0f} per CPU second), "
+          f"{reference['bytes']:.0f} bytes per image")
+    print(f"encoder alone: svot.render.png.encode_png (filter None, zlib level {PNG_COMPRESS_LEVEL}), "
+          f"{own['wall']:.0f} images/s in one process ({own['cpu']:.0f} per CPU second), {own['bytes']:.0f} bytes per image")
+    print(f"both on {len(arrays)} exported states, {cfg.image_size}x{cfg.image_size}, x {args.workers} workers; "
+          f"{per_inst:.2f} images per instance")
     print(
-        f"targets, this run: export/PNG ceiling {images / wall / ceiling_images:.2f} wall clock, "
-        f"{inst / cpu / (png_cpu_rate / per_inst):.2f} per CPU second [>= 0.75]"
+        f"targets, this run: export/PNG ceiling {images / wall / (reference['wall'] * args.workers):.2f} wall clock, "
+        f"{inst / cpu / (reference['cpu'] / per_inst):.2f} per CPU second [>= 0.75]; "
+        f"share of the export's CPU spent encoding: {inst / cpu / (own['cpu'] / per_inst):.2f}"
     )
     est = 12000 / (inst / wall)
     print(f"at this rate the whole --paper export (12,000 instances) takes about {est / 60:.1f} min")
@@ -131,6 +141,28 @@ def main(argv=None) -> int:
             print(f"  {name:30}{sec:8.1f} s{100 * sec / total:6.0f} %")
         print(f"  {'sum':30}{total:8.1f} s; the export's CPU beyond it (files, worker processes): {cpu - total:.1f} s")
     return 0
+
+
+def pil_png(image) -> bytes:
+    """The reference: PIL's PNG encoder at level 6 (the filter per row chosen adaptively)."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(image).save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def encode_rates(arrays, encode) -> dict:
+    """Images per wall-clock second and per CPU second of ``encode`` over ``arrays`` (about 3,000 encodes),
+    and the mean PNG size."""
+    reps = max(1, 3000 // len(arrays))
+    t, p = time.perf_counter(), time.process_time()
+    for _ in range(reps):
+        sizes = [len(encode(a)) for a in arrays]
+    wall, cpu = time.perf_counter() - t, time.process_time() - p
+    return {"wall": reps * len(arrays) / wall, "cpu": reps * len(arrays) / cpu, "bytes": sum(sizes) / len(sizes)}
 
 
 def phase_seconds(cfg, mps) -> tuple[dict, int]:

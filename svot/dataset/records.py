@@ -35,12 +35,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import json
 
-import numpy as np
 import pyarrow as pa
-from PIL import Image
 
 from svot.dataset import prompts
 from svot.domains import get_spec
@@ -48,8 +45,7 @@ from svot.pddl import load_domain
 from svot.problem_gen.common import layout_json
 from svot.dataset.choices import LETTERS, choice_texts
 from svot.render.image import render_state
-
-PNG_COMPRESS_LEVEL = 6
+from svot.render.png import encode_png
 
 
 # --------------------------------------------------------------------------- features
@@ -178,15 +174,6 @@ def schema_for(view: str) -> pa.Schema:
 
 
 # --------------------------------------------------------------------------- images
-
-
-def encode_png(image: np.ndarray) -> bytes:
-    """Deterministic PNG: PIL, fixed compression level, no metadata chunks (no timestamps)."""
-    buf = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(image, dtype=np.uint8)).save(
-        buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL, optimize=False
-    )
-    return buf.getvalue()
 
 
 class PngCache:
