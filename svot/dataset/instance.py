@@ -63,7 +63,8 @@ from svot.dataset.wording import answer_text, goal_of
 from svot.domains import get_spec
 from svot.errors import ConfigError, DatasetError
 from svot.pddl import Problem, load_domain
-from svot.problem_gen import generate
+from svot.problem_gen import generate, has_plan_length_floor, plan_length_floor
+from svot.problem_gen.registry import plan_optional
 from svot.problem_gen.common import layout_json
 from svot.render.image import render_state
 from svot.render.labels import label_grid
@@ -106,10 +107,18 @@ def _check_domain_size(domain: str, size: int, allow_any_size: bool) -> tuple[st
 
 
 def _draw_map(args: tuple):
-    """Map ``m`` of a split, attempt ``a`` (a pure function of its arguments; runs in workers)."""
+    """Map ``m`` of a split, attempt ``a`` (a pure function of its arguments; runs in workers), or None
+    where the draw is a train map whose plan cannot fit (:func:`plan_cannot_fit`): planning it would
+    only see :func:`plan_fits` reject it."""
     domain, size, split, m, attempt, seed = args
+    distribution = SPLITS[split].distribution
+    if split == "train" and plan_optional(domain) and has_plan_length_floor(domain):
+        unplanned = generate(domain, size, distribution, rng_for(seed, domain, size, split, KEY_MAP, m, attempt),
+                             plan=False, allow_any_size=True)
+        if plan_cannot_fit(size, unplanned):
+            return None
     rng = rng_for(seed, domain, size, split, KEY_MAP, m, attempt)
-    return generate(domain, size, SPLITS[split].distribution, rng, allow_any_size=True)
+    return generate(domain, size, distribution, rng, allow_any_size=True)
 
 
 def answer_space_ok(state: dict) -> bool:
@@ -165,6 +174,16 @@ def plan_fits(split: str, size: int, generated) -> bool:
     return lo <= len(generated.plan) <= hi
 
 
+def plan_cannot_fit(size: int, generated) -> bool:
+    """Whether a train draw's shortest plan is provably longer than Table 5's ID range, from the
+    domain's :func:`~svot.problem_gen.plan_length_floor` (a bound on the unplanned layout), where
+    :func:`plan_fits` would filter the draw at all. Pacman 5x5 keeps about one draw in a hundred (7 coins,
+    plans of at most 8 moves): the bound turns the other ninety-nine away without planning them.
+    """
+    hi = lengths_for(size, SPLITS["train"].distribution)[1]
+    return plan_floor(generated) <= hi and plan_length_floor(generated.domain, generated.state) > hi
+
+
 def plan_maps(
     domain: str,
     size: int,
@@ -193,6 +212,8 @@ def plan_maps(
         for m in range(maps_for(split, maps_per_split)):
             for attempt in range(MAX_MAP_ATTEMPTS):
                 g = first[(split, m)] if attempt == 0 else _draw_map((domain, size, split, m, attempt, seed))
+                if g is None:  # a train draw whose plan cannot fit: plan_fits would reject it
+                    continue
                 key = layout_key(g.state)
                 if key not in seen and answer_space_ok(g.state) and plan_fits(split, size, g):
                     seen.add(key)

@@ -144,6 +144,19 @@ def solve(
     return solver.solve(problem, state, max_states=max_states, prune=prune, greedy=greedy)
 
 
+def plan_length_floor(domain: str, state: dict) -> int:
+    """A lower bound on the length of a shortest goal-reaching plan from ``state``, cheap next to the
+    plan itself: the domain solver's ``plan_length_floor(state)`` where its ``solver.py`` defines one,
+    else 0 (no bound known). A caller that only keeps short plans can reject a draw on it unplanned."""
+    floor = getattr(registry.solver(get_spec(domain)), "plan_length_floor", None)
+    return 0 if floor is None else int(floor(state))
+
+
+def has_plan_length_floor(domain: str) -> bool:
+    """Whether :func:`plan_length_floor` knows a bound for ``domain`` (its solver defines one)."""
+    return hasattr(registry.solver(get_spec(domain)), "plan_length_floor")
+
+
 def breadth_first_plan(spec: DomainSpec, problem: Problem, size: int, *, max_states: int = 1_000_000) -> list[int] | None:
     """A shortest plan by breadth-first search on the engine (actions in index order), or None.
 
@@ -171,6 +184,8 @@ __all__ = [
     "Generated",
     "count_for",
     "generate",
+    "has_plan_length_floor",
+    "plan_length_floor",
     "problem_name",
     "sampling_params",
     "solve",

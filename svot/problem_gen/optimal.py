@@ -16,7 +16,10 @@ written here; what the table cannot express raises :class:`ProblemError`.
   destination (one-cell moves), a plan is a walk and its length is the sum of
   shortest-path distances between the items in the order they are first
   reached; the Held-Karp dynamic programme over item subsets finds the best
-  order exactly (numpy, 2^k × k cells).
+  order exactly (numpy, 2^k × k cells). :func:`walk_floor` bounds that length
+  from below (a minimum spanning tree over the same distances) at a small
+  fraction of the cost, so a caller that only wants short plans can skip the
+  rest.
 - :func:`line_cover_plan`: for domains whose moves sweep cells of one row or
   one column (multi-cell moves), A* over (cell, items left) with an admissible,
   consistent heuristic: at least as many moves remain as the minimum number of
@@ -95,13 +98,57 @@ def _cell_paths(table, start: int) -> dict[int, tuple[int, int | None, int | Non
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _sweeps_destination(domain: str, size: int) -> bool:
+    return all(swept == 1 << dest for row in move_table(domain, size) for _a, dest, swept in row)
+
+
+def _check_sweeps_destination(domain: str, size: int, caller: str) -> None:
+    if not _sweeps_destination(domain, size):
+        raise ProblemError(f"{domain}: {caller} needs moves that sweep exactly their destination")
+
+
+@functools.lru_cache(maxsize=None)
+def cell_distances(domain: str, size: int) -> tuple[tuple[int, ...], ...]:
+    """Fewest moves from cell to cell (row-major indices) over the move table; -1 where unreachable."""
+    table = move_table(domain, size)
+    out = []
+    for start in range(size * size):
+        tree = _cell_paths(table, start)
+        out.append(tuple(tree[c][0] if c in tree else -1 for c in range(size * size)))
+    return tuple(out)
+
+
+def walk_floor(domain: str, size: int, player: Cell, items) -> int:
+    """A lower bound on :func:`held_karp_plan`'s length, far cheaper than the plan: the weight of a
+    minimum spanning tree over the player's cell and the items' (move-table distances, Prim).
+
+    A plan there is a walk from the player through every item, so the distances between cells in the
+    order the walk first reaches them add up to at most its length, and that order is a spanning
+    path: a spanning tree, no lighter than the minimum one. 0 when an item is out of reach.
+    """
+    _check_sweeps_destination(domain, size, "walk_floor")
+    dist = cell_distances(domain, size)
+    nodes = [player[0] * size + player[1]] + sorted({r * size + c for r, c in (tuple(x) for x in items)})
+    # Prim: nearest[i] = distance from the tree to node i
+    nearest = {n: dist[nodes[0]][n] for n in nodes[1:]}
+    if any(d < 0 for d in nearest.values()):
+        return 0
+    total = 0
+    while nearest:
+        node = min(nearest, key=nearest.__getitem__)
+        total += nearest.pop(node)
+        row = dist[node]
+        for other, d in nearest.items():
+            if 0 <= row[other] < d:
+                nearest[other] = row[other]
+    return total
+
+
 def held_karp_plan(domain: str, size: int, player: Cell, items) -> list[int] | None:
     """A shortest plan sweeping every item (Held-Karp over the items), or None beyond ``MAX_ITEMS``."""
     table = move_table(domain, size)
-    for row in table:
-        for _a, dest, swept in row:
-            if swept != 1 << dest:
-                raise ProblemError(f"{domain}: held_karp_plan needs moves that sweep exactly their destination")
+    _check_sweeps_destination(domain, size, "held_karp_plan")
     start = player[0] * size + player[1]
     targets = sorted({r * size + c for r, c in (tuple(x) for x in items)} - {start})
     k = len(targets)
@@ -266,4 +313,4 @@ def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int
     return None
 
 
-__all__ = ["MAX_ITEMS", "held_karp_plan", "line_cover_plan", "move_table"]
+__all__ = ["MAX_ITEMS", "cell_distances", "held_karp_plan", "line_cover_plan", "move_table", "walk_floor"]

@@ -85,3 +85,33 @@ def test_solvers_handle_nothing_left_and_limits():
     assert pacman_plan(4, (0, 0), []) == []
     assert gather_plan(4, (0, 0), []) == []
     assert gather_plan(6, (0, 0), [(r, c) for r in range(6) for c in range(6) if (r, c) != (0, 0)], max_states=10) is None
+
+
+def test_walk_floor_bounds_the_shortest_pacman_plan():
+    """walk_floor (a minimum spanning tree over the player and the coins) never exceeds Held-Karp's
+    shortest length, and is tight where the coins lie in a row from the player."""
+    from svot.domains.pacman.solver import plan_length_floor
+    from svot.problem_gen import plan_length_floor as floor_of
+
+    rng = np.random.default_rng(5)
+    gaps = []
+    for size in (4, 5, 6):
+        for split in ("id", "ood"):
+            for _ in range(15):
+                state = generate("pacman", size, split, rng, plan=False).state
+                floor = plan_length_floor(state)
+                assert floor == floor_of("pacman", state)
+                shortest = len(pacman_plan(size, tuple(state["player"]), state["coins"]))
+                assert len(state["coins"]) <= floor <= shortest, state
+                gaps.append(shortest - floor)
+    assert 0 in gaps and max(gaps) > 0  # a bound, sometimes exact, not the plan itself
+    row = {"domain": "pacman", "size": 5, "player": [2, 0], "coins": [[2, 1], [2, 2], [2, 4]]}
+    assert plan_length_floor(row) == 4 == len(pacman_plan(5, (2, 0), row["coins"]))
+
+
+def test_plan_length_floor_is_zero_without_a_bound():
+    from svot.problem_gen import has_plan_length_floor, plan_length_floor
+
+    state = generate("maze", 5, "id", np.random.default_rng(0)).state
+    assert not has_plan_length_floor("maze") and plan_length_floor("maze", state) == 0
+    assert has_plan_length_floor("pacman")

@@ -11,7 +11,7 @@ from svot.domains.grid import Cell
 from svot.domains.pacman.spec import PacmanSpec
 from svot.pddl import Problem
 from svot.problem_gen.cells import cell_bfs, path_actions
-from svot.problem_gen.optimal import held_karp_plan
+from svot.problem_gen.optimal import held_karp_plan, walk_floor
 
 
 def pacman_plan(size: int, player: Cell, coins) -> list[int] | None:
@@ -46,3 +46,9 @@ def solve(problem: Problem, state: dict, *, max_states: int, prune: bool, greedy
     """
     size, player, coins = state["size"], tuple(state["player"]), state["coins"]
     return greedy_plan(size, player, coins) if greedy else pacman_plan(size, player, coins)
+
+
+def plan_length_floor(state: dict) -> int:
+    """A lower bound on :func:`pacman_plan`'s length (a minimum spanning tree over the player and the
+    coins, :func:`svot.problem_gen.optimal.walk_floor`): the dataset skips planning draws it rules out."""
+    return walk_floor(PacmanSpec.name, state["size"], tuple(state["player"]), state["coins"])
