@@ -46,7 +46,7 @@ from svot.problem_gen.common import (
     nearest_table_size,
     problem_name,
 )
-from svot.problem_gen.draws import FIRST_BATCH, LARGEST_BATCH, first_accepted
+from svot.problem_gen.draws import FIRST_BATCH, LARGEST_BATCH, first_kept
 from svot.problem_gen.grounding import Bound, cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "sokoban"
@@ -406,20 +406,20 @@ def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_
     k = w + 1 + 2 * n
     found: list[SearchResult] = []
 
-    def choose(rows: np.ndarray) -> int | None:
+    def screen(rows: np.ndarray):
         if size <= MAX_SCREEN_SIZE and len(rows) > SCALAR_SCREEN_ROWS:
-            candidates = iter(surviving_rows(size, w, n, rows).tolist())
-        else:  # draw by draw, stopping at the one kept (a search refuses what Claim 3 refuses at the start)
-            candidates = (j for j in range(len(rows)) if not _quick_reject_draw(size, w, n, rows[j, :k].tolist()))
-        for j in candidates:
-            result = search_draw(size, w, n, rows[j, :k].tolist(), max_states=max_states, plan=plan)
-            if result.solved:
-                found.append(result)
-                return j
-        return None
+            return iter(surviving_rows(size, w, n, rows).tolist())
+        # draw by draw, stopping at the one kept (a search refuses what Claim 3 refuses at the start)
+        return (j for j in range(len(rows)) if not _quick_reject_draw(size, w, n, rows[j, :k].tolist()))
 
-    key = (size, w, n)
-    kept = first_accepted(rng, size * size, choose, MAX_ATTEMPTS, first=_first_batch.get(key, FIRST_BATCH))
+    def accept(rows: np.ndarray, j: int) -> bool:
+        result = search_draw(size, w, n, rows[j, :k].tolist(), max_states=max_states, plan=plan)
+        if result.solved:
+            found.append(result)
+        return result.solved
+
+    key = (DOMAIN, size, w, n)
+    kept = first_kept(rng, size * size, key, screen, accept, MAX_ATTEMPTS, first=_first_batch.get(key, FIRST_BATCH))
     if kept is None:
         raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
     attempt, row = kept
