@@ -295,7 +295,7 @@ def block_reaches_a_goal(size: int, free: int, player: int, block: int, goals: i
     game never gets it onto one of ``goals``, so the layout is certainly unsolvable."""
     b = board(size)
     n, nc0, ncl = size, b.not_col0, b.not_col_last
-    explored: dict[int, int] = {}  # block cell -> the player cells already walked from with it there
+    explored: dict[int, int] = {}  # block cell -> the player cells already walked to with it there
     todo = [(block, player)]
     while todo:
         x, p = todo.pop()
@@ -304,7 +304,12 @@ def block_reaches_a_goal(size: int, free: int, player: int, block: int, goals: i
             continue
         if x & goals:
             return True
-        region = _walk_region(p, free & ~x, n, nc0, ncl)
+        # the player's region around the block: a flood of the free cells but x
+        open_cells = free & ~x
+        region = front = p
+        while front:
+            front = (front << n | front >> n | (front << 1) & nc0 | (front >> 1) & ncl) & open_cells & ~region
+            region |= front
         explored[x] = done | region
         # a push moves the block from x to x+d with the player on x-d, x+d free; the player ends on x
         if x >> n & region and x << n & free:
@@ -318,28 +323,20 @@ def block_reaches_a_goal(size: int, free: int, player: int, block: int, goals: i
     return False
 
 
-def _walk_region(start: int, open_cells: int, n: int, nc0: int, ncl: int) -> int:
-    """The cells of ``open_cells`` the player walks to from ``start`` (bitboards)."""
-    region = front = start
-    while front:
-        grow = (front << n | front >> n | (front << 1) & nc0 | (front >> 1) & ncl) & open_cells
-        front = grow & ~region
-        region |= front
-    return region
-
-
 def one_block_refuses(size: int, walls: int, blocks: int, drawn: list[int]) -> bool:
     """Claim 4 on a draw (cell indices: walls, the player, the blocks, the goals): True when some block
     cannot reach any goal square even alone with the player (certainly unsolvable)."""
-    b = board(size)
     wall_board = goal_board = 0
     for i in drawn[:walls]:
         wall_board |= 1 << i
     for i in drawn[walls + 1 + blocks :]:
         goal_board |= 1 << i
-    free = b.full & ~wall_board
+    free = board(size).full & ~wall_board
     player = 1 << drawn[walls]
-    return not all(block_reaches_a_goal(size, free, player, 1 << i, goal_board) for i in drawn[walls + 1 : walls + 1 + blocks])
+    for i in drawn[walls + 1 : walls + 1 + blocks]:
+        if not block_reaches_a_goal(size, free, player, 1 << i, goal_board):
+            return True
+    return False
 
 
 # --- the sampler's loop ----------------------------------------------------------------
@@ -418,10 +415,11 @@ def search_draw(
     cells than blocks), so the result is the same.
 
     ``plan=False`` asks only for the verdict, from the engine's
-    :meth:`~svot.engine.search.SearchStepper.reachable` (the same successors and
-    dead states, no plan: ``SearchResult.plan`` is then ``[]`` when solvable),
-    where no search of the layout can reach ``max_states`` states
-    (:func:`state_bound`): the verdict is then breadth-first search's. Otherwise
+    :meth:`~svot.engine.search.SearchStepper.reachable` (the same successors, the
+    dead states of Claim 1 only, no plan: ``SearchResult.plan`` is then ``[]`` when
+    solvable), where no search of the layout can reach ``max_states`` states
+    (:func:`state_bound`): the verdict is then breadth-first search's (whatever
+    dead states it skips, as none can reach the goal). Otherwise
     it is breadth-first search as with ``plan=True``.
     """
     t = atom_bits(size)
@@ -429,6 +427,11 @@ def search_draw(
     b = board(size)
     free = b.full & ~wall_board
     dead_any = t.blocks_on(free & ~b.live(free, goal_board))
+    stepper = t.grounding.stepper
+    if not plan and state_bound(size, walls, blocks) <= max_states:
+        # Claim 1 only: Claim 3's windows cost a verdict more to set up than they save it
+        reach = stepper.reachable(init, goal_pos, 0, max_states=max_states, dead_any=dead_any)
+        return SearchResult([] if reach.found else None, reach.states, reach.complete)
     dead_all = []
     for w in t.windows:
         open_cells = w & free
@@ -437,10 +440,6 @@ def search_draw(
         # one, so every state holds as many as the start and none fills it.
         if open_cells & ~goal_board and open_cells.bit_count() <= blocks:
             dead_all.append(t.blocks_on(open_cells))
-    stepper = t.grounding.stepper
-    if not plan and state_bound(size, walls, blocks) <= max_states:
-        reach = stepper.reachable(init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_all=dead_all)
-        return SearchResult([] if reach.found else None, reach.states, reach.complete)
     return stepper.bfs(init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_all=dead_all)
 
 
