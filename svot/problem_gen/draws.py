@@ -160,6 +160,7 @@ def first_kept(
     *,
     first: int = FIRST_BATCH,
     largest: int = LARGEST_BATCH,
+    carry: bool = True,
 ) -> tuple[int, np.ndarray] | None:
     """:func:`first_accepted` with ``choose(rows)`` = the first of ``screen(rows)`` that ``accept`` keeps,
     rows drawn past the kept one carried over to a later call (see above).
@@ -167,18 +168,19 @@ def first_kept(
     ``screen(rows)`` yields ascending positions of the rows that may be kept (it must yield every
     row ``accept`` would keep); ``accept(rows, j)`` decides row ``j``. ``key`` names the screen
     (its sampler and parameters): carried rows are taken up only under the same key and generator
-    state. A generator :func:`batchable` refuses is handed to :func:`first_accepted`.
+    state. A generator :func:`batchable` refuses is handed to :func:`first_accepted`, and so is every
+    call with ``carry=False`` (a caller whose next call draws something else first: nothing would fit).
 
     A call that takes up carried rows is one of a run of calls on one generator (an env's resets):
     its batches are :data:`AHEAD` times larger, as what it leaves over is used (fewer batches, each
     with the screen's fixed cost). A lone call draws as :func:`first_accepted` does."""
-    if not batchable(rng):
+    if not carry or not batchable(rng):
         return first_accepted(rng, n, lambda rows: _first_of(rows, screen, accept), limit, first=first, largest=largest)
     batch = _carried.pop((key, _frozen(rng.bit_generator.state)), None)
     if batch is not None and len(batch.rows) - batch.start > limit:
         batch = None  # drawn under a larger limit: draw again, the old way
     scale = 1 if batch is None else AHEAD
-    done, size = 0, first * scale
+    done, size = 0, (largest * AHEAD if batch is not None else first)
     while done < limit:
         if batch is None:
             size = min(size, limit - done)

@@ -477,7 +477,8 @@ def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_
 
     def accept(rows: np.ndarray, j: int) -> bool:
         drawn = rows[j, :k].tolist()
-        if one_block_refuses(size, w, n, drawn):
+        # Claim 4 (with one block it is the whole game: the search alone then)
+        if n >= 2 and one_block_refuses(size, w, n, drawn):
             return False  # unsolvable: its search would refuse it
         result = search_draw(size, w, n, drawn, max_states=max_states, plan=plan)
         if result.solved:
@@ -485,7 +486,11 @@ def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_
         return result.solved
 
     key = (DOMAIN, size, w, n)
-    kept = first_kept(rng, size * size, key, screen, accept, MAX_ATTEMPTS, first=_first_batch.get(key, FIRST_BATCH))
+    # a block count drawn from a range is drawn again before the next call's rows: none carried would fit
+    carry = params["blocks_range"][0] == params["blocks_range"][1]
+    kept = first_kept(
+        rng, size * size, key, screen, accept, MAX_ATTEMPTS, first=_first_batch.get(key, FIRST_BATCH), carry=carry
+    )
     if kept is None:
         raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
     attempt, row = kept
