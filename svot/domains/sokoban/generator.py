@@ -312,14 +312,21 @@ def block_reaches_a_goal(size: int, free: int, player: int, block: int, goals: i
             region |= front
         explored[x] = done | region
         # a push moves the block from x to x+d with the player on x-d, x+d free; the player ends on x
-        if x >> n & region and x << n & free:
-            todo.append((x << n, x))
-        if x << n & region and x >> n & free:
-            todo.append((x >> n, x))
-        if (x & nc0) >> 1 & region and (x << 1) & nc0 & free:
-            todo.append((x << 1, x))
-        if (x & ncl) << 1 & region and (x & nc0) >> 1 & free:
-            todo.append((x >> 1, x))
+        pushed = 0  # the cells x+d
+        if x >> n & region:
+            pushed |= x << n & free
+        if x << n & region:
+            pushed |= x >> n & free
+        if (x & nc0) >> 1 & region:
+            pushed |= (x << 1) & nc0 & free
+        if (x & ncl) << 1 & region:
+            pushed |= (x & nc0) >> 1 & free
+        if pushed & goals:
+            return True
+        while pushed:
+            y = pushed & -pushed
+            todo.append((y, x))
+            pushed ^= y
     return False
 
 
