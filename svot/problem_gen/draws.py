@@ -132,8 +132,8 @@ _carried: dict[tuple, _Batch] = {}
 
 def _frozen(state):
     """A bit generator's ``state`` as a hashable value (nested dicts and arrays)."""
-    if isinstance(state, dict):
-        return tuple((k, _frozen(v)) for k, v in sorted(state.items()))
+    if type(state) is dict:
+        return tuple([(k, _frozen(state[k])) for k in sorted(state)])
     if isinstance(state, np.ndarray):
         return (state.dtype.str, state.shape, state.tobytes())
     return state
