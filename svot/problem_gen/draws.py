@@ -92,14 +92,14 @@ def first_accepted(
 # rows past the kept one, and then replays up to the whole batch to rewind the generator. But a
 # numpy Generator's draws are a function of its state: the rows drawn past the kept one are
 # exactly the rows the next call draws first, if it starts from the state the kept row left
-# (the env's next reset, the next problem of a dataset). :func:`first_kept` keeps them, their
+# (an env's next reset, the next of a run of calls on one generator). :func:`first_kept` keeps them, their
 # screening and the generator states at their chunks, under that state, and a call that
 # starts from an equal state takes them up instead of drawing again. The same rows, the same
 # verdicts, the same end state: only the time changes.
 
 CHUNK = 128  # rows per ``rng.permuted`` call when drawing a batch; the state before each is kept
-CARRIED = 8  # batches kept for later calls (one per generator state a call may start from)
-AHEAD = 4  # a call that took up rows carried over draws batches this many times larger (see first_kept)
+CARRIED = 32  # batches kept for later calls (one per generator state a call may start from: an env each)
+AHEAD = 4  # a call that took up rows carried over draws batches of LARGEST_BATCH * AHEAD rows
 
 
 class _Batch:
@@ -147,6 +147,8 @@ def _draw_batch(rng: np.random.Generator, n: int, size: int, screen: Callable) -
         marks.append((i, rng.bit_generator.state))
         part = rows[i : i + CHUNK]
         rng.permuted(part, axis=1, out=part)
+    if n <= 256:
+        rows = rows.astype(np.uint8)  # the same values in an eighth of the memory, as batches are kept
     return _Batch(rows, screen(rows), marks, rng.bit_generator.state)
 
 
@@ -170,22 +172,24 @@ def first_kept(
     (its sampler and parameters): carried rows are taken up only under the same key and generator
     state. A generator :func:`batchable` refuses is handed to :func:`first_accepted`, and so is every
     call with ``carry=False`` (a caller whose next call draws something else first: nothing would fit).
+    The row returned may be of a smaller integer type than ``first_accepted``'s (the same values).
 
     A call that takes up carried rows is one of a run of calls on one generator (an env's resets):
-    its batches are :data:`AHEAD` times larger, as what it leaves over is used (fewer batches, each
-    with the screen's fixed cost). A lone call draws as :func:`first_accepted` does."""
+    it draws batches of ``largest * AHEAD`` rows, as what it leaves over is used (fewer batches, each
+    with the screen's fixed cost). Other calls draw as :func:`first_accepted` does."""
     if not carry or not batchable(rng):
         return first_accepted(rng, n, lambda rows: _first_of(rows, screen, accept), limit, first=first, largest=largest)
     batch = _carried.pop((key, _frozen(rng.bit_generator.state)), None)
     if batch is not None and len(batch.rows) - batch.start > limit:
         batch = None  # drawn under a larger limit: draw again, the old way
-    scale = 1 if batch is None else AHEAD
-    done, size = 0, (largest * AHEAD if batch is not None else first)
+    done, size = 0, first
+    if batch is not None:  # one of a run of calls: what this one leaves over is taken up too
+        size = largest = largest * AHEAD
     while done < limit:
         if batch is None:
             size = min(size, limit - done)
             batch = _draw_batch(rng, n, size, screen)
-            size = min(2 * size, largest * scale)
+            size = min(2 * size, largest)
         start = batch.start
         for j in batch.candidates:
             if j >= start and accept(batch.rows, j):
