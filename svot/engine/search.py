@@ -585,21 +585,31 @@ def _flood(start: int, done: int, x: int, steps: tuple, pm: int) -> int:
     at ``done`` (already followed): breadth first on bitboards, one shift per agent action and step.
     ``steps``: per group of agent actions whose walks read the same offsets, the offsets and the
     actions' ``(k, sources)``."""
-    moves = []
+    up, down = [], []  # (shift, the cells a step leaves from): toward higher bits, toward lower
     for offsets, shifts in steps:
         blocked = done
         for o in offsets:
             blocked |= x >> o if o >= 0 else x << -o
         ok = pm & ~blocked
         for k, sources in shifts:
-            moves.append((k, sources & ok >> k if k >= 0 else sources & ok << -k, ok))
+            if k >= 0:
+                up.append((k, sources & ok >> k))
+            else:
+                down.append((-k, sources & ok << -k))
     region = front = start
+    if len(up) == 2 and len(down) == 2:  # a grid's four moves, written out (the loop's overhead is most of a step)
+        (k1, s1), (k2, s2) = up
+        (k3, s3), (k4, s4) = down
+        while front:
+            front = ((front & s1) << k1 | (front & s2) << k2 | (front & s3) >> k3 | (front & s4) >> k4) & ~region
+            region |= front
+        return region
     while front:
         new = 0
-        for k, sources, ok in moves:
-            f = front & sources
-            if f:
-                new |= f << k if k >= 0 else f >> -k
+        for k, sources in up:
+            new |= (front & sources) << k
+        for k, sources in down:
+            new |= (front & sources) >> k
         front = new & ~region
         region |= front
     return region

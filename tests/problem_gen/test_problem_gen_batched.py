@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,7 @@ from svot.domains.sokoban.screen import surviving_rows
 from svot.problem_gen import generate
 from svot.problem_gen.common import problem_name
 from svot.problem_gen.grounding import shared_grounding
-from svot.problem_gen.draws import first_accepted, permutation_rows
+from svot.problem_gen.draws import first_accepted, first_kept, forget_carried, permutation_rows
 
 BIT_GENERATORS = (np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64)
 
@@ -37,6 +39,80 @@ def test_first_accepted_consumes_exactly_the_draws_used():
         got = first_accepted(b, 36, lambda rows: next((j for j in range(len(rows)) if rows[j, 0] == pick), None), 10_000)
         assert got[0] == attempt and (got[1] == row).all()
         assert a.integers(1 << 62) == b.integers(1 << 62)
+
+
+def _same_state(a, b) -> bool:
+    return pickle.dumps(a.bit_generator.state) == pickle.dumps(b.bit_generator.state)  # MT19937's holds an array
+
+
+def _first_row(pick):
+    """The one-by-one loop's answer for "keep the first row whose first entry is pick", on a copy."""
+
+    def loop(rng, limit):
+        for attempt in range(1, limit + 1):
+            row = rng.permutation(36)
+            if row[0] == pick:
+                return attempt, row
+        return None
+
+    return loop
+
+
+@pytest.mark.parametrize("carry", [True, False])
+@pytest.mark.parametrize("bg", BIT_GENERATORS)
+def test_first_kept_is_the_one_by_one_loop_call_after_call(bg, carry):
+    """Rows carried from call to call change nothing: the same rows, attempts and generator state as
+    the one-by-one loop, whether the next call starts where the last left (taken up), after another
+    draw, or on another generator in between (not taken up), and under a limit."""
+    forget_carried()
+    screened = []
+
+    def screen(rows):
+        screened.append(len(rows))
+        return iter(range(len(rows)))  # every row may be kept: accept decides
+
+    a, b = np.random.Generator(bg(3)), np.random.Generator(bg(3))
+    other_a, other_b = np.random.Generator(bg(4)), np.random.Generator(bg(4))
+    taken_up = 0
+    for call in range(60):
+        batches = len(screened)
+        pick, limit = call % 36, (10_000 if call % 7 else 20)
+        want = _first_row(pick)(a, limit)
+        got = first_kept(b, 36, "rows", screen, lambda rows, j: rows[j, 0] == pick, limit, carry=carry)
+        assert (want is None) == (got is None)
+        if want is not None:
+            assert got[0] == want[0] and (got[1] == want[1]).all()
+        assert _same_state(a, b)
+        taken_up += len(screened) == batches
+        if call % 5 == 0:
+            assert a.integers(1 << 30) == b.integers(1 << 30)  # a draw between calls: nothing carried fits
+        if call % 3 == 0:  # another generator's call between two of this one's
+            w = _first_row(pick)(other_a, 10_000)
+            g = first_kept(other_b, 36, "rows", screen, lambda rows, j: rows[j, 0] == pick, 10_000, carry=carry)
+            assert g[0] == w[0] and _same_state(other_a, other_b)
+    # calls that drew nothing took up rows carried over (none without carry: first_accepted's draws)
+    assert taken_up > 10 if carry else taken_up == 0
+
+
+def _first_where(rng, keep, limit=10_000):
+    for attempt in range(1, limit + 1):
+        row = rng.permutation(36)
+        if keep(row):
+            return attempt, row
+
+
+def test_first_kept_takes_up_rows_only_under_their_key():
+    """Rows screened for one key are not taken up under another, though the generator state fits."""
+    forget_carried()
+    a, b = np.random.default_rng(9), np.random.default_rng(9)
+    even = lambda rows: iter(j for j in range(len(rows)) if rows[j, 0] % 2 == 0)  # noqa: E731
+    everything = lambda rows: iter(range(len(rows)))  # noqa: E731
+    got = first_kept(b, 36, "even", even, lambda rows, j: True, 10_000)
+    assert got[0] == _first_where(a, lambda row: row[0] % 2 == 0)[0]
+    got = first_kept(b, 36, "odd", everything, lambda rows, j: rows[j, 0] % 2 == 1, 10_000)
+    want = _first_where(a, lambda row: row[0] % 2 == 1)
+    assert got[0] == want[0] and (got[1] == want[1]).all()
+    assert _same_state(a, b)
 
 
 def _scalar_refuses(size, walls, blocks, drawn):
@@ -117,6 +193,7 @@ def test_draw_by_draw_screen_keeps_the_numpy_screens_draws(size, split, plan, mo
     runs = []
     for rows in (0, 1 << 30):  # numpy for every batch, then Python for every batch
         monkeypatch.setattr(sokoban, "SCALAR_SCREEN_ROWS", rows)
+        forget_carried()  # else the second run takes up the first one's screened rows
         rng = np.random.default_rng(size * 3 + (split == "ood"))
         got = [sokoban.generate(size, split, rng, plan=plan) for _ in range(6)]
         runs.append(([g.problem.to_pddl() for g in got], [g.plan for g in got], [g.params for g in got], rng.integers(1 << 62)))

@@ -54,8 +54,17 @@ def check_against_plain(layout: dict) -> None:
     assert pruned.complete
     if sokoban.quick_reject(layout):
         assert plain is None, f"quick_reject refused a solvable layout: {layout}"
+    if sokoban.one_block_refuses(*_as_draw(layout)):
+        assert plain is None, f"Claim 4 refused a solvable layout: {layout}"
     assert pruned.plan == plain, layout
     assert solve("sokoban", layout, prune=False) == plain
+
+
+def _as_draw(layout: dict) -> tuple:
+    """``(size, walls, blocks, drawn)``: the layout as the sampler's cell indices."""
+    size = layout["size"]
+    cells = layout["walls"] + [layout["player"]] + layout["blocks"] + layout["goals"]
+    return size, len(layout["walls"]), len(layout["blocks"]), [r * size + c for r, c in cells]
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -158,6 +167,74 @@ def test_bitboards_match_cell_by_cell_reading(size):
         free = board.full & ~board.bits(walls)
         assert set(board.cells(board.live(free, board.bits(goals)))) == _reference_live(size, walls, goals)
         assert set(board.cells(board.reach(free, board.bits([start])))) == _reference_reach(size, walls, start)
+
+
+def _reference_one_block_goal(size, walls, player, block, goals) -> bool:
+    """Claim 4 read cell by cell: the one-block game (block and player, no other block), breadth first."""
+    free = {(r, c) for r in range(size) for c in range(size)} - walls
+    seen, queue = {(block, player)}, [(block, player)]
+    for x, p in queue:
+        if x in goals:
+            return True
+        for d in DIRECTIONS:
+            dr, dc = DELTAS[d]
+            step = (p[0] + dr, p[1] + dc)
+            if step == x:  # a push: the cell beyond the block must be free
+                nxt = ((x[0] + dr, x[1] + dc), x)
+                if nxt[0] not in free:
+                    continue
+            elif step in free:
+                nxt = (x, step)
+            else:
+                continue
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return False
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 6, 7])
+def test_one_block_game_matches_cell_by_cell_reading(size):
+    rng = np.random.default_rng(100 + size)
+    board = sokoban.board(size)
+    answers = set()
+    for _ in range(300):
+        walls = {(r, c) for r in range(size) for c in range(size) if rng.random() < 0.3}
+        free_cells = sorted({(r, c) for r in range(size) for c in range(size)} - walls)
+        if len(free_cells) < 4:
+            continue
+        idx = rng.permutation(len(free_cells))
+        player, block = free_cells[idx[0]], free_cells[idx[1]]
+        goals = [free_cells[i] for i in idx[2 : 2 + int(rng.integers(1, 3))]]
+        free = board.full & ~board.bits(walls)
+        got = sokoban.block_reaches_a_goal(size, free, board.bits([player]), board.bits([block]), board.bits(goals))
+        assert got == _reference_one_block_goal(size, walls, player, block, set(goals)), (walls, player, block, goals)
+        answers.add(got)
+    assert answers == {True, False}
+
+
+@pytest.mark.parametrize("size,split", [(4, "ood"), (5, "id"), (5, "ood"), (6, "ood")])
+def test_one_block_refuses_only_what_the_search_refuses(size, split):
+    """Claim 4 on draws the screen lets through (where the sampler asks it): every draw it refuses the
+    full search refuses too, and it refuses many."""
+    from svot.domains.sokoban.screen import surviving_rows
+    from svot.problem_gen.draws import permutation_rows
+
+    rng = np.random.default_rng(size + 40 * (split == "ood"))
+    refused = searched = 0
+    while searched < 150:
+        p = sokoban.sampling_params(size, split, rng)
+        w, n = p["walls"], p["blocks"]
+        rows = permutation_rows(rng, size * size, 256)
+        for j in surviving_rows(size, w, n, rows).tolist():
+            drawn = rows[j, : w + 1 + 2 * n].tolist()
+            verdict = sokoban.search_draw(size, w, n, drawn, plan=False)
+            assert verdict.complete
+            searched += 1
+            if sokoban.one_block_refuses(size, w, n, drawn):
+                refused += 1
+                assert not verdict.solved, drawn
+    assert refused >= searched // 5
 
 
 def test_search_gives_up_at_the_cap():

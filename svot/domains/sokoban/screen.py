@@ -39,14 +39,9 @@ class BatchBoard:
         self.not_col0 = np.uint64(((1 << n) - 1) & ~sum(1 << (r * size) for r in range(size)))
         self.not_col_last = np.uint64(((1 << n) - 1) & ~sum(1 << (r * size + size - 1) for r in range(size)))
         self.row = np.uint64(size)
-        self.windows = np.array(
-            [
-                (1 << (r * size + c)) | (1 << (r * size + c + 1)) | (1 << ((r + 1) * size + c)) | (1 << ((r + 1) * size + c + 1))
-                for r in range(size - 1)
-                for c in range(size - 1)
-            ],
-            dtype=np.uint64,
-        )
+        self.top_left = np.uint64(
+            sum(1 << (r * size + c) for r in range(size - 1) for c in range(size - 1))
+        )  # the cells that are a 2×2 window's top-left
 
     # cells x whose neighbour x+d (inside the grid) is in b
     def from_down(self, b):  # d = down: x + N in b
@@ -61,22 +56,34 @@ class BatchBoard:
     def from_left(self, b):  # d = left: x - 1 in b
         return (b << _ONE) & self.not_col0
 
+    def frozen_window(self, occupied: np.ndarray, off_goal: np.ndarray) -> np.ndarray:
+        """Row by row: whether some 2×2 window is all ``occupied`` and holds an ``off_goal`` cell. A window
+        is named by its top-left cell t (not on the last row or column): t, t + 1, t + N, t + N + 1."""
+        n = self.row
+        whole = occupied & (occupied >> _ONE) & (occupied >> n) & (occupied >> (n + _ONE)) & self.top_left
+        # the windows that hold a cell y: top-left y, y - 1, y - N, y - N - 1 (wraps land off top_left)
+        touched = off_goal | (off_goal >> _ONE) | (off_goal >> n) | (off_goal >> (n + _ONE))
+        return (whole & touched) != 0
+
     def live(self, free: np.ndarray, goals: np.ndarray) -> np.ndarray:
         """Claim 1, row by row: free cells from which a lone block can be pushed onto some goal."""
-        # push in direction d from x: x - d free (player) and x + d live; pairs (toward d, toward -d)
-        pairs = [
-            (self.from_up, self.from_down),
-            (self.from_down, self.from_up),
-            (self.from_left, self.from_right),
-            (self.from_right, self.from_left),
-        ]
-        back = [(ahead, free & behind(free)) for ahead, behind in pairs]
+        # push in direction d from x: x - d free (player) and x + d live. ``beside_*``: the cells x that
+        # are free with the player's cell free, for x + d on that side of x (the column mask folded in)
+        n = self.row
+        beside_above = free & self.from_down(free)  # x - N live, x + N free
+        beside_below = free & self.from_up(free)  # x + N live, x - N free
+        beside_left = free & self.from_right(free) & self.not_col0  # x - 1 live, x + 1 free
+        beside_right = free & self.from_left(free) & self.not_col_last  # x + 1 live, x - 1 free
         live = goals
         while True:
-            new = live
-            for ahead, ok in back:
-                new = new | (ok & ahead(live))
-            if np.array_equal(new, live):
+            new = (
+                live
+                | beside_above & (live << n)
+                | beside_below & (live >> n)
+                | beside_left & (live << _ONE)
+                | beside_right & (live >> _ONE)
+            )
+            if not (new ^ live).any():
                 return live
             live = new
 
@@ -90,7 +97,7 @@ class BatchBoard:
             new = reach
             for onward, behind_free in steps:
                 new = new | (onward(reach & behind_free) & free)
-            if np.array_equal(new, reach):
+            if not (new ^ reach).any():
                 return reach
             reach = new
 
@@ -107,32 +114,37 @@ def surviving_rows(size: int, walls: int, blocks: int, rows: np.ndarray) -> np.n
     them: walls, the player, the blocks, the goals.
     """
     b = batch_board(size)
-    bits = _ONE << rows[:, : walls + 1 + 2 * blocks].astype(np.uint64)
-    wall = np.bitwise_or.reduce(bits[:, :walls], axis=1) if walls else np.zeros(len(rows), dtype=np.uint64)
-    block_each = bits[:, walls + 1 : walls + 1 + blocks]
-    goal_each = bits[:, walls + 1 + blocks :]
-    block = np.bitwise_or.reduce(block_each, axis=1)
-    goal = np.bitwise_or.reduce(goal_each, axis=1)
+    # one array per drawn cell, over the rows (each numpy call then runs over contiguous rows)
+    bits = _ONE << rows[:, : walls + 1 + 2 * blocks].T.astype(np.uint64)
+    wall = _union(bits[:walls], len(rows))
+    block_each = bits[walls + 1 : walls + 1 + blocks]
+    goal_each = bits[walls + 1 + blocks :]
+    block = _union(block_each, len(rows))
+    goal = _union(goal_each, len(rows))
     free = b.full & ~wall
-    idx = np.arange(len(rows))
 
     # Claim 1
     ok = (block & ~b.live(free, goal)) == 0
     # Claim 3 at the start: a window all walls and blocks, with a block off the goals
-    occupied = (wall | block)[:, None]
-    w = b.windows[None, :]
-    frozen = ((occupied & w) == w) & ((block[:, None] & w & ~goal[:, None]) != 0)
-    ok &= ~frozen.any(axis=1)
-    if blocks < 2 or not ok.any():
-        return idx[ok]
+    ok &= ~b.frozen_window(wall | block, block & ~goal)
+    keep = np.flatnonzero(ok)
+    if blocks < 2 or not len(keep):
+        return keep
     # Claim 2 on the rows still in: a bijection blocks → goals along relaxed pushes
-    keep = idx[ok]
-    reach = b.reach(np.repeat(free[keep], blocks), block_each[keep].reshape(-1)).reshape(len(keep), blocks)
-    goals_k = goal_each[keep]
+    reach = b.reach(np.tile(free[keep], blocks), block_each[:, keep].reshape(-1)).reshape(blocks, len(keep))
+    goals_k = goal_each[:, keep]
     matched = np.zeros(len(keep), dtype=bool)
     for perm in itertools.permutations(range(blocks)):
         m = np.ones(len(keep), dtype=bool)
         for i, g in enumerate(perm):
-            m &= (reach[:, i] & goals_k[:, g]) != 0
+            m &= (reach[i] & goals_k[g]) != 0
         matched |= m
     return keep[matched]
+
+
+def _union(bits: np.ndarray, rows: int) -> np.ndarray:
+    """The union of ``bits``' arrays (one per drawn cell), row by row."""
+    out = np.zeros(rows, dtype=np.uint64)
+    for x in bits:
+        out |= x
+    return out
