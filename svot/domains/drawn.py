@@ -67,10 +67,15 @@ class RawDraws:
     def _next(self) -> int:
         i = self._i
         if i == len(self._buf):
-            self._buf = self.rng.integers(0, 1 << 32, size=self.batch, dtype=np.uint32).tolist()
+            self._refill()
             i = 0
         self._i = i + 1
         return self._buf[i]
+
+    def _refill(self) -> list[int]:
+        """The next batch of outputs (the current one is used up), read from its start."""
+        self._buf, self._i = self.rng.integers(0, 1 << 32, size=self.batch, dtype=np.uint32).tolist(), 0
+        return self._buf
 
     def integers(self, k: int) -> int:
         """``rng.integers(k)`` (``1 <= k < 2**32``): no output used for ``k == 1``, as numpy's."""
@@ -112,13 +117,18 @@ class RawDraws:
     def permutation(self, n: int) -> list[int]:
         """``rng.permutation(n)`` as a list."""
         out = list(range(n))
-        draw = self._next
-        for i in range(n - 1, 0, -1):
-            mask = (1 << i.bit_length()) - 1
-            j = draw() & mask
-            while j > i:
-                j = draw() & mask
-            out[i], out[j] = out[j], out[i]
+        buf, i = self._buf, self._i
+        for top in range(n - 1, 0, -1):
+            mask = (1 << top.bit_length()) - 1
+            while True:
+                if i == len(buf):
+                    buf, i = self._refill(), 0
+                j = buf[i] & mask
+                i += 1
+                if j <= top:
+                    break
+            out[top], out[j] = out[j], out[top]
+        self._i = i
         return out
 
 

@@ -39,6 +39,12 @@ def sampling_params(size: int, split: str) -> dict:
     return {"item_density": density, "items": int(round(density * (size * size - 3)))}
 
 
+@functools.lru_cache(maxsize=None)
+def _item_count(size: int, split: str) -> int:
+    """``sampling_params(size, split)["items"]``, once per size and split (a reset asks every time)."""
+    return sampling_params(size, split)["items"]
+
+
 def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
     return _layout(size, _draw(size, split, rng))
 
@@ -46,12 +52,12 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on cell indices ``r * N + c``: (start, princess, treasure, open edges
     (:func:`~svot.domains.passages.create_maze_edges`), items as (cell, index in ITEMS) in cell order)."""
-    p = sampling_params(size, split)
+    n_items = _item_count(size, split)
     n2 = size * size
     start, princess, treasure = as_list(rng.choice(n2, size=3, replace=False))
     is_open = create_maze_edges(size, start, (princess, treasure), rng)
     rest = [c for c in range(n2) if c != start and c != princess and c != treasure]
-    picks = sorted(as_list(rng.choice(len(rest), size=p["items"], replace=False)))
+    picks = sorted(as_list(rng.choice(len(rest), size=n_items, replace=False)))
     k = len(ITEMS)
     items = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, princess, treasure, is_open, items
