@@ -20,7 +20,9 @@ class DrawnBits:
     ``build()`` (what the generator's ``generate(..., plan=False)`` returns for the same draws), built once.
 
     ``undrawn``: ``undrawn(dtype)`` is the observation grid of the kinds no atom draws (edge walls),
-    read off the draws, or None where every kind is drawn by an atom.
+    read off the draws, or None where every kind is drawn by an atom; where it has a ``words(width)``
+    method (:class:`svot.domains.passages.EdgeWalls`), that gives the same grid as an int of ``width``-bit
+    words, cell ``c`` the ``c``-th (no array built).
     """
 
     __slots__ = ("init", "goal_pos", "goal_neg", "shared", "_build", "_generated", "_undrawn")

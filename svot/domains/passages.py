@@ -384,6 +384,28 @@ def wall_marks(size: int, kinds) -> list[tuple[int, int]]:
     return [(a[0] * size + a[1], right if b[0] == a[0] else down) for a, b in inner_edges(size)]
 
 
+class EdgeWalls:
+    """The walls of a maze's closed edges (kinds by ``marks``, :func:`wall_marks`), drawn when asked for:
+    called with a dtype, the observation grid (:func:`walls_grid`); :meth:`words`, the same grid as one int
+    (what :meth:`svot.envs.observation.BitObserver.observe` ORs into its own, with no array built)."""
+
+    __slots__ = ("size", "marks", "is_open")
+
+    def __init__(self, size: int, marks, is_open):
+        self.size, self.marks, self.is_open = size, marks, is_open
+
+    def __call__(self, dtype) -> np.ndarray:
+        return walls_grid(self.size, self.marks, self.is_open, dtype)
+
+    def words(self, width: int) -> int:
+        """The grid as an int, cell ``c`` its ``c``-th ``width``-bit word (little-endian order of cells)."""
+        out = 0
+        for (cell, kind), is_open in zip(self.marks, self.is_open):
+            if not is_open:
+                out |= kind << (width * cell)
+        return out
+
+
 def walls_grid(size: int, marks, is_open, dtype) -> np.ndarray:
     """The observation grid of the walls (kinds by ``marks``, :func:`wall_marks`) of a maze's open edges."""
     flat = [0] * (size * size)

@@ -79,6 +79,7 @@ _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
 # remembering them (which grows the view dicts) costs more than the engine calls it saves
 _MEMO_MAX_ACTIONS = 8
 info_set = dict.__setitem__  # an eager field of a fresh LazyInfo (no placeholder to check)
+new_dict, dict_update = dict.__new__, dict.update  # a LazyInfo made as LazyInfo.from_template makes it
 
 
 class SVoTEnv(ConventionsMixin, gym.Env):
@@ -261,7 +262,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         engine = self.engine
         fill = lambda key: self._info_field(key, engine, view)  # noqa: E731
         if applied is True or applied is False:  # (an engine's verdict; view["goal"] is a bool too)
-            return LazyInfo.from_template(self._step_templates[applied][view["goal"]], fill)
+            # LazyInfo.from_template's three steps, without its call (this runs on every step)
+            info = new_dict(LazyInfo)
+            dict_update(info, self._step_templates[applied][view["goal"]])
+            info._fill = fill
+            return info
         info = LazyInfo.from_template(self._step_template, fill)
         info_set(info, "applicable", applied)
         info_set(info, "is_success", view["goal"])
@@ -400,7 +405,8 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             elif observer.undrawn:  # kinds no atom draws (edge walls): the episode's own, from the spec
                 undrawn_grid = getattr(self._drawn, "undrawn_grid", None) if sd is None else None
                 if undrawn_grid is not None:  # a bits reset's, read off its draws (no state dict)
-                    static = undrawn_grid(observer.dtype)
+                    words = getattr(undrawn_grid, "words", None)  # the grid as an int, where it can say
+                    static = undrawn_grid(observer.dtype) if words is None else words(observer.word_bits)
                 else:
                     sd = self._state_dict(state) if sd is None else sd
                     static = observer.static_grid(sd)

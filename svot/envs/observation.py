@@ -170,9 +170,11 @@ class BitObserver:
         self._grid_bytes = self.size * self.size * np.dtype(self.dtype).itemsize
         self._le_dtype = np.dtype(self.dtype).newbyteorder("<")
         self._swap = self._le_dtype != np.dtype(self.dtype)  # a big-endian machine: the words are converted
+        self.word_bits = 8 * np.dtype(self.dtype).itemsize  # a cell's word in those ints
 
-    def observe(self, state: int, static: np.ndarray | None = None) -> np.ndarray:
-        """The grid of ``state``, from scratch (``static``: the episode's :meth:`static_grid`, if any kind is undrawn).
+    def observe(self, state: int, static: np.ndarray | int | None = None) -> np.ndarray:
+        """The grid of ``state``, from scratch (``static``: the episode's :meth:`static_grid`, if any kind is
+        undrawn, or the same as an int of ``word_bits``-bit words, cell ``c`` the ``c``-th).
 
         Each (cell, kind) has at most one atom, so OR-ing the marks of the state's drawing atoms
         into ``base`` gives the grid (other bits, and bits past the table, draw nothing): byte by byte
@@ -184,6 +186,8 @@ class BitObserver:
             grid = self._base_int | self._marks_by_byte(rest)
         else:
             grid = self._base_int | self._marks_by_atom(rest)
+        if type(static) is int:
+            grid, static = grid | static, None
         raw_grid = bytearray(grid.to_bytes(self._grid_bytes, "little"))  # a bytearray: the array is writable
         out = np.frombuffer(raw_grid, self._le_dtype).reshape(self.size, self.size)
         if self._swap:
