@@ -20,7 +20,9 @@ class DrawnBits:
     ``build()`` (what the generator's ``generate(..., plan=False)`` returns for the same draws), built once.
 
     ``undrawn``: ``undrawn(dtype)`` is the observation grid of the kinds no atom draws (edge walls),
-    read off the draws, or None where every kind is drawn by an atom.
+    read off the draws, or None where every kind is drawn by an atom; where it has a ``words(width)``
+    method (:class:`svot.domains.passages.EdgeWalls`), that gives the same grid as an int of ``width``-bit
+    words, cell ``c`` the ``c``-th (no array built).
     """
 
     __slots__ = ("init", "goal_pos", "goal_neg", "shared", "_build", "_generated", "_undrawn")
@@ -67,10 +69,15 @@ class RawDraws:
     def _next(self) -> int:
         i = self._i
         if i == len(self._buf):
-            self._buf = self.rng.integers(0, 1 << 32, size=self.batch, dtype=np.uint32).tolist()
+            self._refill()
             i = 0
         self._i = i + 1
         return self._buf[i]
+
+    def _refill(self) -> list[int]:
+        """The next batch of outputs (the current one is used up), read from its start."""
+        self._buf, self._i = self.rng.integers(0, 1 << 32, size=self.batch, dtype=np.uint32).tolist(), 0
+        return self._buf
 
     def integers(self, k: int) -> int:
         """``rng.integers(k)`` (``1 <= k < 2**32``): no output used for ``k == 1``, as numpy's."""
@@ -112,13 +119,18 @@ class RawDraws:
     def permutation(self, n: int) -> list[int]:
         """``rng.permutation(n)`` as a list."""
         out = list(range(n))
-        draw = self._next
-        for i in range(n - 1, 0, -1):
-            mask = (1 << i.bit_length()) - 1
-            j = draw() & mask
-            while j > i:
-                j = draw() & mask
-            out[i], out[j] = out[j], out[i]
+        buf, i = self._buf, self._i
+        for top in range(n - 1, 0, -1):
+            mask = (1 << top.bit_length()) - 1
+            while True:
+                if i == len(buf):
+                    buf, i = self._refill(), 0
+                j = buf[i] & mask
+                i += 1
+                if j <= top:
+                    break
+            out[top], out[j] = out[j], out[top]
+        self._i = i
         return out
 
 

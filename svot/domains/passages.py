@@ -131,32 +131,47 @@ def create_maze_edges(size: int, s: int, dsts: Iterable[int], rng: np.random.Gen
     it is a passage. A sampler that builds bits per edge reads this, with no cell pairs in between.
     ``rng``: a numpy Generator, or a :class:`~svot.domains.drawn.RawDraws` (the same values)."""
     t = _maze_tables(size)
-    is_open, parent = _dfs_tree(t, size, s, rng)
-    # phase 2: loops, walls touching the tree paths from src to each dst first
-    on_path = 1 << s
+    is_open, parent, opened = _dfs_tree(t, size, s, rng)
+    # phase 2: loops, walls touching the tree paths from src to each dst first (edges as bits: `near`
+    # holds every edge of a cell on a path)
+    on_path, near = 1 << s, t.edges_at[s]
     for x in dsts:
         while not on_path >> x & 1:
             on_path |= 1 << x
+            near |= t.edges_at[x]
             x = parent[x]
-    touches = t.touches
-    closed = [k for k in range(len(is_open)) if not is_open[k]]
-    on_walls = [k for k in closed if touches[k] & on_path]
-    off_walls = [k for k in closed if not touches[k] & on_path]
-    for group in (on_walls, off_walls):
-        _open_loops(group, loop_removals(len(group), loop_percent), rng, is_open, t.squares if size > 2 else None)
+    closed = t.all_edges ^ opened
+    plain = type(rng) is np.random.Generator or type(rng) is RawDraws  # whose permutation(0) draws nothing
+    for walls in (closed & near, closed & ~near):
+        group = _bit_indices(walls)
+        if group or not plain:
+            _open_loops(group, loop_removals(len(group), loop_percent), rng, is_open, t.squares if size > 2 else None)
     return is_open
 
 
-def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> tuple[list[bool], list[int]]:
-    """Phase 1 of Alg. 3 (:func:`dfs_perfect_maze`'s draws): the open edges of the perfect maze and each
-    cell's parent, recorded as the depth-first search grows it (a perfect maze is a tree, so they are the
-    parents :func:`_tree_parents` finds from ``s``). The unvisited cells are the bits of an int, and
-    ``t.options`` gives a cell's unvisited neighbours in ``DELTAS`` order without a scan."""
+def _bit_indices(bits: int) -> list[int]:
+    """The indices of the set bits of ``bits``, ascending."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> tuple[list[bool], list[int], int]:
+    """Phase 1 of Alg. 3 (:func:`dfs_perfect_maze`'s draws): the open edges of the perfect maze (a flag per
+    edge, and the same as the bits of an int) and each cell's parent, recorded as the depth-first search
+    grows it (a perfect maze is a tree, so they are the parents :func:`_tree_parents` finds from ``s``).
+    The unvisited cells are the bits of an int, and ``t.options`` gives a cell's unvisited neighbours in
+    ``DELTAS`` order without a scan. Once every cell is visited the search only backtracks, drawing
+    nothing: it stops there."""
     options_of, nbmask = t.options, t.nbmask
     unvisited = ((1 << size * size) - 1) ^ (1 << s)
     parent = [-1] * (size * size)
     parent[s] = s
     is_open = [False] * len(t.edges)
+    opened = 0
     stack = [s]
     # numpy's Generator.integers(1) returns 0 without drawing (RawDraws' too), so a forced move draws
     # nothing either way
@@ -169,12 +184,15 @@ def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> 
             options = options_of[u][free]
             v, k = options[0] if plain and len(options) == 1 else options[int(integers(len(options)))]
             is_open[k] = True
+            opened |= 1 << k
             unvisited ^= 1 << v
             parent[v] = u
+            if not unvisited:
+                break
             stack.append(v)
         else:
             stack.pop()
-    return is_open, parent
+    return is_open, parent, opened
 
 
 def _open_loops(group: list[int], todo: int, rng: np.random.Generator, is_open: list[bool], squares) -> None:
@@ -215,6 +233,7 @@ class _MazeTables:
     (sorted) order, ``pairs`` the same as cells; ``edge_of[a][b]``: an edge's index;
     ``neighbours``: :func:`_grid_neighbours` as indices, ``nbmask`` the same as a bit mask of cells,
     ``options[u][mask]``: :func:`_options`; ``touches[k]``: edge ``k``'s two cells as a bit mask;
+    ``edges_at[u]``: the edges of cell ``u`` as a bit mask of edges, ``all_edges`` every edge;
     ``squares[k]``: per 2x2 block holding edge ``k``, its other three edges.
     """
 
@@ -230,6 +249,8 @@ class _MazeTables:
         self.nbmask = [sum(1 << v for v in nbs) for nbs in self.neighbours]
         self.options = [_options(u, nbs, self.edge_of[u]) for u, nbs in enumerate(self.neighbours)]
         self.touches = [(1 << a) | (1 << b) for a, b in self.edges]
+        self.all_edges = (1 << len(self.edges)) - 1
+        self.edges_at = [sum(1 << k for k, e in enumerate(self.edges) if u in e) for u in range(size * size)]
         by_pair = {pair: k for k, pair in enumerate(self.pairs)}
         self.squares = []
         for k, wall in enumerate(self.pairs):
@@ -361,6 +382,28 @@ def wall_marks(size: int, kinds) -> list[tuple[int, int]]:
     its upper-left cell (:func:`add_wall_kinds`), the bit by its index in ``kinds`` (a spec's)."""
     right, down = 1 << kinds.index("wall_right"), 1 << kinds.index("wall_down")
     return [(a[0] * size + a[1], right if b[0] == a[0] else down) for a, b in inner_edges(size)]
+
+
+class EdgeWalls:
+    """The walls of a maze's closed edges (kinds by ``marks``, :func:`wall_marks`), drawn when asked for:
+    called with a dtype, the observation grid (:func:`walls_grid`); :meth:`words`, the same grid as one int
+    (what :meth:`svot.envs.observation.BitObserver.observe` ORs into its own, with no array built)."""
+
+    __slots__ = ("size", "marks", "is_open")
+
+    def __init__(self, size: int, marks, is_open):
+        self.size, self.marks, self.is_open = size, marks, is_open
+
+    def __call__(self, dtype) -> np.ndarray:
+        return walls_grid(self.size, self.marks, self.is_open, dtype)
+
+    def words(self, width: int) -> int:
+        """The grid as an int, cell ``c`` its ``c``-th ``width``-bit word (little-endian order of cells)."""
+        out = 0
+        for (cell, kind), is_open in zip(self.marks, self.is_open):
+            if not is_open:
+                out |= kind << (width * cell)
+        return out
 
 
 def walls_grid(size: int, marks, is_open, dtype) -> np.ndarray:

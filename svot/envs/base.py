@@ -79,6 +79,7 @@ _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
 # remembering them (which grows the view dicts) costs more than the engine calls it saves
 _MEMO_MAX_ACTIONS = 8
 info_set = dict.__setitem__  # an eager field of a fresh LazyInfo (no placeholder to check)
+new_dict, dict_update = dict.__new__, dict.update  # a LazyInfo made as LazyInfo.from_template makes it
 
 
 class SVoTEnv(ConventionsMixin, gym.Env):
@@ -122,6 +123,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         # the infos' items before the lazy fields are read, in their order (LazyInfo.from_template)
         self._info_template = {"applicable": False, **dict.fromkeys(self._lazy_keys, PENDING)}
         self._step_template = {**self._info_template, "is_success": False}
+        # the same with the values filled in, [applicable][is_success] and a reset's: a step copies one whole
+        self._step_templates = tuple(
+            tuple({**self._step_template, "applicable": a, "is_success": g} for g in (False, True)) for a in (False, True)
+        )
+        self._reset_template = {**self._info_template, "applicable": True}
         if pool_size is not None and (isinstance(pool_size, bool) or not isinstance(pool_size, int) or pool_size < 1):
             raise ConfigError(f"pool_size must be a positive int or None, got {pool_size!r}")
         self.pool_size = pool_size
@@ -254,7 +260,14 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         """_info's LazyInfo with ``is_success``, from one template copy (a method of its own: a closure
         in ``step`` would make its locals cells, slowing the minimal-info path too)."""
         engine = self.engine
-        info = LazyInfo.from_template(self._step_template, lambda key: self._info_field(key, engine, view))
+        fill = lambda key: self._info_field(key, engine, view)  # noqa: E731
+        if applied is True or applied is False:  # (an engine's verdict; view["goal"] is a bool too)
+            # LazyInfo.from_template's three steps, without its call (this runs on every step)
+            info = new_dict(LazyInfo)
+            dict_update(info, self._step_templates[applied][view["goal"]])
+            info._fill = fill
+            return info
+        info = LazyInfo.from_template(self._step_template, fill)
         info_set(info, "applicable", applied)
         info_set(info, "is_success", view["goal"])
         return info
@@ -392,7 +405,8 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             elif observer.undrawn:  # kinds no atom draws (edge walls): the episode's own, from the spec
                 undrawn_grid = getattr(self._drawn, "undrawn_grid", None) if sd is None else None
                 if undrawn_grid is not None:  # a bits reset's, read off its draws (no state dict)
-                    static = undrawn_grid(observer.dtype)
+                    words = getattr(undrawn_grid, "words", None)  # the grid as an int, where it can say
+                    static = undrawn_grid(observer.dtype) if words is None else words(observer.word_bits)
                 else:
                     sd = self._state_dict(state) if sd is None else sd
                     static = observer.static_grid(sd)
@@ -466,7 +480,10 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         """
         if self._lazy_keys:
             engine, view = self.engine, self._view
-            info = LazyInfo.from_template(self._info_template, lambda key: self._info_field(key, engine, view))
+            fill = lambda key: self._info_field(key, engine, view)  # noqa: E731
+            if applicable is True:  # a reset's
+                return LazyInfo.from_template(self._reset_template, fill)
+            info = LazyInfo.from_template(self._info_template, fill)
             info_set(info, "applicable", bool(applicable))
             return info
         return {"applicable": bool(applicable)}

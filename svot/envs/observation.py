@@ -146,6 +146,7 @@ class BitObserver:
             if slot is not None:
                 self._drawing |= 1 << i
         self._flips: dict[int, np.ndarray] = {}  # before ^ after -> the grid bits it flips (see update)
+        self._init_packed()
         self.to_verify = VERIFY_STATES
         self.trusted = True  # False once a grid differed from the spec's: callers use the spec then
 
@@ -153,24 +154,76 @@ class BitObserver:
         """The bits of the kinds no atom draws, as the spec draws them in ``state_dict`` (the episode's own)."""
         return static_grid(self.spec, state_dict, self.size, self.undrawn)
 
-    def observe(self, state: int, static: np.ndarray | None = None) -> np.ndarray:
-        """The grid of ``state``, from scratch (``static``: the episode's :meth:`static_grid`, if any kind is undrawn).
+    def _init_packed(self) -> None:
+        """The tables of :meth:`observe`: a grid as one int, cell ``c`` its ``c``-th little-endian word of the
+        dtype's width, so that OR-ing an atom's (cell, kind) into it is one int OR.
 
-        Each (cell, kind) has at most one atom, so OR-ing the entries of the state's drawing atoms
-        into ``base`` gives the grid (other bits, and bits past the table, draw nothing).
+        ``_mark[i]``: fluent ``i``'s (cell, kind) as such an int (0 if it draws nothing); ``_bytes``:
+        per byte ``k`` of a state's drawing bits that holds any, ``(k, memo)``, ``memo[v]`` the OR of the
+        marks of the bits of byte value ``v`` (filled when first met), so a state costs one lookup per
+        byte, not a few operations per atom."""
+        width = 8 * np.dtype(self.dtype).itemsize
+        self._mark = [0 if e is None else e[1] << (width * e[0]) for e in self.table]
+        self._base_int = sum(int(v) << (width * c) for c, v in enumerate(self._base_list))
+        self._state_bytes = (self._drawing.bit_length() + 7) // 8
+        self._bytes = [(k, {}) for k in range(self._state_bytes) if self._drawing >> (8 * k) & 255]
+        self._grid_bytes = self.size * self.size * np.dtype(self.dtype).itemsize
+        self._le_dtype = np.dtype(self.dtype).newbyteorder("<")
+        self._swap = self._le_dtype != np.dtype(self.dtype)  # a big-endian machine: the words are converted
+        self.word_bits = 8 * np.dtype(self.dtype).itemsize  # a cell's word in those ints
+
+    def observe(self, state: int, static: np.ndarray | int | None = None) -> np.ndarray:
+        """The grid of ``state``, from scratch (``static``: the episode's :meth:`static_grid`, if any kind is
+        undrawn, or the same as an int of ``word_bits``-bit words, cell ``c`` the ``c``-th).
+
+        Each (cell, kind) has at most one atom, so OR-ing the marks of the state's drawing atoms
+        into ``base`` gives the grid (other bits, and bits past the table, draw nothing): byte by byte
+        of the state's bits through ``_bytes``, or, where the state has few atoms for its many bytes,
+        atom by atom.
         """
-        flat = self._base_list.copy()
-        table = self.table
         rest = state & self._drawing
-        while rest:
-            low = rest & -rest
-            cell, kind = table[low.bit_length() - 1]
-            flat[cell] |= kind
-            rest ^= low
-        grid = np.array(flat, self.dtype).reshape(self.size, self.size)
+        if 4 * rest.bit_count() >= len(self._bytes):
+            grid = self._base_int | self._marks_by_byte(rest)
+        else:
+            grid = self._base_int | self._marks_by_atom(rest)
+        if type(static) is int:
+            grid, static = grid | static, None
+        raw_grid = bytearray(grid.to_bytes(self._grid_bytes, "little"))  # a bytearray: the array is writable
+        out = np.frombuffer(raw_grid, self._le_dtype).reshape(self.size, self.size)
+        if self._swap:
+            out = out.astype(self.dtype)
         if static is not None:
-            grid |= static
-        return grid
+            out |= static
+        return out
+
+    def _marks_by_byte(self, drawing_bits: int) -> int:
+        """The OR of the marks of ``drawing_bits`` (a state's drawing bits), a lookup per byte that holds any."""
+        raw = drawing_bits.to_bytes(self._state_bytes, "little")
+        marks = 0
+        for k, memo in self._bytes:
+            v = raw[k]
+            if v:
+                marks |= memo.get(v) or self._byte_marks(k, v, memo)
+        return marks
+
+    def _marks_by_atom(self, drawing_bits: int) -> int:
+        """:meth:`_marks_by_byte`, atom by atom (cheaper for a state with few atoms over many bytes)."""
+        mark = self._mark
+        marks = 0
+        while drawing_bits:
+            low = drawing_bits & -drawing_bits
+            marks |= mark[low.bit_length() - 1]
+            drawing_bits ^= low
+        return marks
+
+    def _byte_marks(self, k: int, v: int, memo: dict) -> int:
+        """The OR of the marks of the bits of ``v``, byte ``k`` of a state's drawing bits (kept in ``memo``)."""
+        marks = 0
+        for j in range(8):
+            if v >> j & 1:
+                marks |= self._mark[8 * k + j]
+        memo[v] = marks
+        return marks
 
     def update(self, grid: np.ndarray, before: int, after: int) -> np.ndarray:
         """The grid of ``after`` from the grid of ``before`` (a new array; ``grid`` is untouched).

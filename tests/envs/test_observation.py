@@ -170,3 +170,27 @@ def test_minimal_env_obs_equal_full_env_obs(domain):
         if t1 or u1:
             for e in envs:
                 e.reset()
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_observe_by_byte_and_by_atom_agree_with_the_spec(domain):
+    """observe() ORs the state's marks byte by byte (memoised per byte value) or atom by atom, chosen per
+    state: each way alone gives the spec's grid, on states of random walks."""
+    spec = get_spec(domain)
+    size = max(spec.sizes)
+    rng = np.random.default_rng(3)
+    problem = generate(domain, size, "ood", rng).problem
+    engine = spec.make_engine(problem)
+    observer = observer_for(spec, size, engine.task)
+    s = engine.initial()
+    sd = spec.state_dict(engine.true_atoms(s), size)
+    static = observer.static_grid(sd) if observer.undrawn else 0
+    width = 8 * np.dtype(observer.dtype).itemsize
+    for _ in range(60):
+        expected = spec_observation(spec, spec.state_dict(engine.true_atoms(s), size), size) & ~np.asarray(static, observer.dtype)
+        drawing = s & observer._drawing
+        for marks in (observer._marks_by_byte(drawing), observer._marks_by_atom(drawing)):
+            words = observer._base_int | marks
+            grid = [(words >> (width * c)) & ((1 << width) - 1) for c in range(size * size)]
+            assert grid == expected.reshape(-1).tolist()
+        s, _ = engine.step(s, spec.action_key(int(rng.integers(spec.n_actions(size))), size))

@@ -265,3 +265,25 @@ def test_sokoban_bits_are_the_bound_problems(size, split):
         assert drawn.problem().to_pddl() == gen.problem.to_pddl()
         assert drawn.generated().state == gen.state and drawn.generated().params == gen.params
     assert rng_a.bit_generator.state == rng_b.bit_generator.state
+
+
+@pytest.mark.parametrize("domain,size", MAZES)
+def test_maze_undrawn_words_are_the_undrawn_grid(domain, size):
+    """EdgeWalls.words is the walls' grid as an int of the observer's words, and observe() ORs it in as
+    it ORs the grid (the path a bits reset takes)."""
+    from svot.envs.observation import observer_for
+    from svot.problem_gen.grounding import shared_grounding
+
+    spec = SPECS[domain]
+    observer = observer_for(spec, size, shared_grounding(domain, size).task)
+    if not observer.undrawn:
+        pytest.skip("every kind is drawn by an atom")
+    gen_module = _maze_generator(domain)
+    rng = np.random.default_rng(2)
+    width = observer.word_bits
+    for _ in range(40):
+        drawn = gen_module.draw_bits(size, "id", rng)
+        grid = drawn.undrawn_grid(observer.dtype)
+        words = drawn.undrawn_grid.words(width)
+        assert words == sum(int(v) << (width * c) for c, v in enumerate(grid.reshape(-1).tolist()))
+        assert np.array_equal(observer.observe(drawn.init, words), observer.observe(drawn.init, grid))

@@ -134,14 +134,19 @@ def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True)
 class Drawn:
     """A board drawn as :func:`generate` draws it, as the bits of its initial state over the size's shared
     grounding (:func:`draw_bits`); :meth:`generated` is what ``generate(size, split, rng, plan=False)`` returns
-    for the same draws, built when first asked for."""
+    for the same draws, built when first asked for. ``hole_cells``: the holes as the bits of an int (bit ``i``
+    the cell ``i`` in row-major order); ``holes``, the same as a boolean grid, is built when read."""
 
-    __slots__ = ("size", "split", "params", "holes", "attempts", "init", "goal_pos", "shared", "_generated")
+    __slots__ = ("size", "split", "params", "hole_cells", "attempts", "init", "goal_pos", "shared", "_generated")
 
-    def __init__(self, size, split, params, holes, attempts, init, goal_pos, shared):
-        self.size, self.split, self.params, self.holes, self.attempts = size, split, params, holes, attempts
+    def __init__(self, size, split, params, hole_cells, attempts, init, goal_pos, shared):
+        self.size, self.split, self.params, self.hole_cells, self.attempts = size, split, params, hole_cells, attempts
         self.init, self.goal_pos, self.shared = init, goal_pos, shared
         self._generated = None
+
+    @property
+    def holes(self) -> np.ndarray:
+        return _holes_grid(self.size, self.hole_cells)
 
     def generated(self) -> Generated:
         if self._generated is None:
@@ -152,9 +157,25 @@ class Drawn:
         return self.generated().problem
 
 
+def _holes_grid(size: int, hole_cells: int) -> np.ndarray:
+    """The (size, size) boolean grid of the cells whose bits are set in ``hole_cells``."""
+    n2 = size * size
+    raw = np.frombuffer(hole_cells.to_bytes((n2 + 7) // 8, "little"), np.uint8)
+    return np.unpackbits(raw, count=n2, bitorder="little").astype(bool).reshape(size, size)
+
+
+def _cells_int(holes: np.ndarray) -> int:
+    """A boolean grid's set cells as the bits of an int (row-major): :func:`_holes_grid`'s inverse."""
+    return int.from_bytes(np.packbits(holes.reshape(-1), bitorder="little").tobytes(), "little")
+
+
 class _InitBits:
     """The shared grounding's bits of a board's initial atoms (``problem_from_state`` of ``layout_from_holes``):
-    ``(at c0)``, ``(start c0)``, ``(goal cL)`` and ``(hole c)`` per cell index; the goal ``(at cL)``."""
+    ``(at c0)``, ``(start c0)``, ``(goal cL)`` and ``(hole c)`` per cell index; the goal ``(at cL)``.
+
+    ``hole_tables[k][v]``: the OR of the ``(hole c)`` bits of cells ``8k + j`` for the bits ``j`` of the byte
+    ``v``, so that a board's hole bits cost one lookup per byte of its hole cells (:meth:`init_of`), not one
+    per hole."""
 
     def __init__(self, size: int):
         self.grounding = shared_grounding(DOMAIN, size)
@@ -162,6 +183,24 @@ class _InitBits:
         last = size * size - 1
         self.base = at[0] | start[0] | goal[last]
         self.goal_pos = at[last]
+        self.hole_tables = [_byte_table(self.hole[k : k + 8]) for k in range(0, len(self.hole), 8)]
+
+    def init_of(self, hole_cells: int) -> int:
+        """The initial state's bits of the board whose holes are the bits of ``hole_cells``."""
+        init = self.base
+        for table in self.hole_tables:
+            init |= table[hole_cells & 255]
+            hole_cells >>= 8
+        return init
+
+
+def _byte_table(masks: list[int]) -> list[int]:
+    """Per byte value ``v`` (0..255), the OR of ``masks[j]`` over the bits ``j`` of ``v`` (``masks``: up to 8)."""
+    table = [0]
+    for j in range(8):
+        add = masks[j] if j < len(masks) else 0
+        table += [t | add for t in table]  # the values with bit j set follow those without, in order
+    return table
 
 
 _init_bits = kept_per_size(DOMAIN, _InitBits)
@@ -174,11 +213,11 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> Drawn:
     params = sampling_params(size, split)
     holes, attempts = sample_holes(size, params["hole_density"], rng)
     t = _init_bits(size)
-    init = t.base
-    hole = t.hole
-    for i in np.flatnonzero(holes).tolist():
-        init |= hole[i]
-    return Drawn(size, split, params, holes, attempts, init, t.goal_pos, t.grounding.shared)
+    hole_cells = _cells_int(holes)
+    return Drawn(size, split, params, hole_cells, attempts, t.init_of(hole_cells), t.goal_pos, t.grounding.shared)
+
+
+_WORD_CELLS = 64  # boards of up to this many cells are path-checked as numpy uint64 words, a batch at once
 
 
 class BitStream:
@@ -188,6 +227,7 @@ class BitStream:
     the boards are read in draw order, each problem's attempts counted as :func:`sample_holes` counts
     them: calling the stream gives the problems (and ``attempts``) successive :func:`draw_bits` calls
     give, as long as nothing else draws from ``rng`` in between (it runs ahead of them by up to a batch).
+    A batch's boards are path-checked together (:func:`_paths_exist`) where a board fits a 64-bit word.
     """
 
     def __init__(self, size: int, split: str, rng: np.random.Generator, largest: int = 256):
@@ -200,48 +240,79 @@ class BitStream:
         self.masks = _path_masks(size)
         self.bits = _init_bits(size)
         self.batch, self.largest = 8, largest
-        self.free: list[int] = []  # the drawn boards' free cells as bit ints, not yet read
-        self.next_board = 0
+        self.drawn = 0  # boards in the current batch
+        self.kept: list[int] = []  # the current batch's boards with a path: their indices in it, ascending
+        self.kept_free: list[int] = []  # ... and their free cells as bit ints
+        self.next_kept = 0  # the first of `kept` not yet handed out
+        self.next_board = 0  # the first board of the batch not yet read
 
     def _refill(self) -> None:
         n = self.size
         holes = self.rng.random((self.batch, n, n)) >= self.frozen_below
         holes[:, 0, 0] = holes[:, -1, -1] = False  # the start and goal tiles are overwritten
-        packed = np.packbits(~holes.reshape(self.batch, n * n), axis=1, bitorder="little")
-        full = self.masks[1]
-        self.free = [int.from_bytes(row, "little") & full for row in map(bytes, packed)]
-        self.next_board = 0
+        free_rows = np.packbits(~holes.reshape(self.batch, n * n), axis=1, bitorder="little")
+        if n * n <= _WORD_CELLS:
+            words = np.zeros((self.batch, 8), np.uint8)
+            words[:, : free_rows.shape[1]] = free_rows
+            free = words.view("<u8").reshape(self.batch) & np.uint64(self.masks[1])
+            ok = _paths_exist(self.masks, free)
+            self.kept = np.flatnonzero(ok).tolist()
+            self.kept_free = free[ok].tolist()
+        else:
+            full, masks = self.masks[1], self.masks
+            frees = [int.from_bytes(row, "little") & full for row in map(bytes, free_rows)]
+            self.kept = [i for i, f in enumerate(frees) if _free_path(masks, f)]
+            self.kept_free = [frees[i] for i in self.kept]
+        self.drawn, self.next_kept, self.next_board = self.batch, 0, 0
         self.batch = min(2 * self.batch, self.largest)
 
     def __call__(self) -> Drawn:
-        masks = self.masks
-        for attempt in range(1, MAX_ATTEMPTS + 1):
-            if self.next_board == len(self.free):
-                self._refill()
-            free = self.free[self.next_board]
-            self.next_board += 1
-            if _free_path(masks, free):
-                break
-        else:
-            raise ProblemError(
-                f"no frozenlake {self.size}x{self.size} board with hole density {self.params['hole_density']} "
-                f"had a path in {MAX_ATTEMPTS} draws"
-            )
-        n2 = self.size * self.size
-        holes_bits = ~free & masks[1]
+        attempt = 0  # boards read for this problem
+        while self.next_kept == len(self.kept):  # no board with a path left in this batch: all are read
+            attempt += self.drawn - self.next_board
+            if attempt >= MAX_ATTEMPTS:
+                self._give_up()
+            self._refill()
+        i = self.kept[self.next_kept]
+        attempt += i + 1 - self.next_board
+        if attempt > MAX_ATTEMPTS:
+            self._give_up()
+        free = self.kept_free[self.next_kept]
+        self.next_kept, self.next_board = self.next_kept + 1, i + 1
+        hole_cells = ~free & self.masks[1]
         t = self.bits
-        init = t.base
-        hole = t.hole
-        cells = []
-        while holes_bits:
-            low = holes_bits & -holes_bits
-            i = low.bit_length() - 1
-            cells.append(i)
-            init |= hole[i]
-            holes_bits ^= low
-        holes = np.zeros(n2, bool)
-        holes[cells] = True
-        return Drawn(self.size, self.split, self.params, holes.reshape(self.size, self.size), attempt, init, t.goal_pos, t.grounding.shared)
+        return Drawn(self.size, self.split, self.params, hole_cells, attempt, t.init_of(hole_cells), t.goal_pos, t.grounding.shared)
+
+    def _give_up(self):
+        raise ProblemError(
+            f"no frozenlake {self.size}x{self.size} board with hole density {self.params['hole_density']} "
+            f"had a path in {MAX_ATTEMPTS} draws"
+        )
+
+
+def _paths_exist(masks: tuple, free: np.ndarray) -> np.ndarray:
+    """:func:`_free_path` of every board of ``free`` (uint64 words, a board's free cells as its bits), at once:
+    the same flood fill on all of them, until no board's reach grows."""
+    size, _full, not_first, not_last, goal = masks
+    not_first, not_last = np.uint64(not_first), np.uint64(not_last)
+    one, row = np.uint64(1), np.uint64(size)
+    reach = free & one
+    grown, moved = np.empty_like(reach), np.empty_like(reach)
+    while True:
+        np.left_shift(reach, one, out=grown)
+        grown &= not_first
+        np.right_shift(reach, one, out=moved)
+        moved &= not_last
+        grown |= moved
+        np.left_shift(reach, row, out=moved)  # bits past the board are not in `free`
+        grown |= moved
+        np.right_shift(reach, row, out=moved)
+        grown |= moved
+        grown |= reach
+        grown &= free
+        if np.array_equal(grown, reach):
+            return (reach & np.uint64(goal)) != 0
+        reach, grown = grown, reach
 
 
 def bit_stream(size: int, split: str, rng: np.random.Generator) -> BitStream:

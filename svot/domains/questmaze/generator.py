@@ -22,7 +22,7 @@ import numpy as np
 from svot.domains import get_spec
 from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
-from svot.domains.passages import create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks, walls_grid
+from svot.domains.passages import EdgeWalls, create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks
 from svot.domains.questmaze.look import ITEMS, TARGETS
 from svot.errors import ConfigError
 from svot.problem_gen.common import Generated, finish_connected
@@ -39,6 +39,12 @@ def sampling_params(size: int, split: str) -> dict:
     return {"item_density": density, "items": int(round(density * (size * size - 3)))}
 
 
+@functools.lru_cache(maxsize=None)
+def _item_count(size: int, split: str) -> int:
+    """``sampling_params(size, split)["items"]``, once per size and split (a reset asks every time)."""
+    return sampling_params(size, split)["items"]
+
+
 def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
     return _layout(size, _draw(size, split, rng))
 
@@ -46,12 +52,12 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on cell indices ``r * N + c``: (start, princess, treasure, open edges
     (:func:`~svot.domains.passages.create_maze_edges`), items as (cell, index in ITEMS) in cell order)."""
-    p = sampling_params(size, split)
+    n_items = _item_count(size, split)
     n2 = size * size
     start, princess, treasure = as_list(rng.choice(n2, size=3, replace=False))
     is_open = create_maze_edges(size, start, (princess, treasure), rng)
     rest = [c for c in range(n2) if c != start and c != princess and c != treasure]
-    picks = sorted(as_list(rng.choice(len(rest), size=p["items"], replace=False)))
+    picks = sorted(as_list(rng.choice(len(rest), size=n_items, replace=False)))
     k = len(ITEMS)
     items = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, princess, treasure, is_open, items
@@ -120,7 +126,7 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
     init |= t.all_free ^ taken
     init |= sum(compress(t.open, is_open))  # the edges' bits are distinct: their sum is their OR
     return DrawnBits(init, t.goal_pos, 0, t.grounding.shared, functools.partial(_package, size, split, drawn),
-                     functools.partial(walls_grid, size, t.walls, is_open))
+                     EdgeWalls(size, t.walls, is_open))
 
 
 bit_stream = stream_of(draw_bits)  # draw_bits on the rng's outputs, read in Python (RawDraws, a batch ahead)

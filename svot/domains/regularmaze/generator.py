@@ -21,7 +21,7 @@ import numpy as np
 from svot.domains import get_spec
 from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
-from svot.domains.passages import create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks, walls_grid
+from svot.domains.passages import EdgeWalls, create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
 from svot.errors import ConfigError
 from svot.problem_gen.common import Generated, finish_connected
@@ -112,7 +112,7 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
         init |= zone[z][c]
     init |= sum(compress(t.open, is_open))  # the edges' bits are distinct: their sum is their OR
     return DrawnBits(init, t.at[goal], 0, t.grounding.shared, functools.partial(_package, size, split, drawn),
-                     functools.partial(walls_grid, size, t.walls, is_open))
+                     EdgeWalls(size, t.walls, is_open))
 
 
 bit_stream = stream_of(draw_bits)  # draw_bits on the rng's outputs, read in Python (RawDraws, a batch ahead)
