@@ -6,7 +6,7 @@ repeats in the raw rows, so the PNG row filter "None" compresses these frames
 better than the per-row adaptive filter PIL applies to RGB, and costs no pass
 over the pixels; zlib level 3 then finds nearly all of the matches level 6
 finds, at a fraction of its time. Measured on 757 distinct 256x256 frames of
-all five SVoT domains (``benchmarks/bench_export.py --encoders``): PIL level 6
+all five SVoT domains (``benchmarks/bench_export.py`` measures both): PIL level 6
 (adaptive filter) 8,586 bytes per frame at ~800 frames/s; this encoder 8,486
 bytes at ~3,200 frames/s.
 
