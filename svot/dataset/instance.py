@@ -177,8 +177,8 @@ def plan_fits(split: str, size: int, generated) -> bool:
 def plan_cannot_fit(size: int, generated) -> bool:
     """Whether a train draw's shortest plan is provably longer than Table 5's ID range, from the
     domain's :func:`~svot.problem_gen.plan_length_floor` (a bound on the unplanned layout), where
-    :func:`plan_fits` would filter the draw at all. Pacman 5x5 keeps about one draw in a hundred (7 coins,
-    plans of at most 8 moves): the bound turns the other ninety-nine away without planning them.
+    :func:`plan_fits` would filter the draw at all. Where a size keeps about one draw in a hundred
+    (many items, a short range), the bound turns the other ninety-nine away without planning them.
     """
     hi = lengths_for(size, SPLITS["train"].distribution)[1]
     return plan_floor(generated) <= hi and plan_length_floor(generated.domain, generated.state) > hi

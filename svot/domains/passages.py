@@ -20,6 +20,7 @@ import numpy as np
 
 from svot.domains.drawn import RawDraws, as_list
 from svot.domains.grid import DELTAS, cell_name
+from svot.engine.grounded import bit_indices
 
 Cell = tuple[int, int]
 LOOP_PERCENT = 10
@@ -143,20 +144,10 @@ def create_maze_edges(size: int, s: int, dsts: Iterable[int], rng: np.random.Gen
     closed = t.all_edges ^ opened
     plain = type(rng) is np.random.Generator or type(rng) is RawDraws  # whose permutation(0) draws nothing
     for walls in (closed & near, closed & ~near):
-        group = _bit_indices(walls)
+        group = bit_indices(walls)
         if group or not plain:
             _open_loops(group, loop_removals(len(group), loop_percent), rng, is_open, t.squares if size > 2 else None)
     return is_open
-
-
-def _bit_indices(bits: int) -> list[int]:
-    """The indices of the set bits of ``bits``, ascending."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> tuple[list[bool], list[int], int]:

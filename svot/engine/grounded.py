@@ -594,6 +594,17 @@ class GroundedEngine(_Stepping):
 # --- additive: one grounding shared by every problem of a (domain, objects, static grid) -----------------
 
 
+def bit_indices(bits: int) -> list[int]:
+    """Indices of the 1 bits of a non-negative int, ascending, lowest bit first: for ints with few bits
+    (an action's masks, a maze's walls), where :func:`set_bits`' numpy round trip costs more."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
 def set_bits(state: int) -> list[int]:
     """Indices of the 1 bits of a non-negative int, ascending (C-speed via ``int.to_bytes``)."""
     if not state:

@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from svot.engine.chain import at_most_one_groups, balanced
-from svot.engine.grounded import GroundTask
+from svot.engine.grounded import GroundTask, bit_indices
 from svot.engine.vector_chain import ChainTables, compile_chain_tables
 from svot.errors import ProblemError
 from svot.pddl.domain import Domain
@@ -44,15 +44,6 @@ def word_of(width: int):
     nbytes = min(width, 8)
     dtype = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[nbytes]
     return dtype, dtype(int.from_bytes(b"\x01" * nbytes, "little"))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class VectorTables:
@@ -202,7 +193,7 @@ def _order_actions(t: VectorTables, internal: tuple[str, ...]):
     bit_col = [t.FALSE if a in t._dropped else t.col[a] for a in task.fluents]
     t._bit_col = bit_col
     t._col_bit = {c: b for b, c in enumerate(bit_col) if c != t.FALSE}
-    return tuple([[bit_col[b] for b in _bits(getattr(ga, f))] for ga in t.actions] for f in ("pos", "neg", "add", "delete"))
+    return tuple([[bit_col[b] for b in bit_indices(getattr(ga, f))] for ga in t.actions] for f in ("pos", "neg", "add", "delete"))
 
 
 def choose_groups(domain: Domain, by_type: dict, reference: Sequence[Problem]) -> list[tuple[str, ...]]:

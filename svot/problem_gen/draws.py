@@ -88,7 +88,7 @@ def first_accepted(
 
 # --- draws carried over to the next call ----------------------------------------------------
 #
-# A sampler that screens a batch of draws before searching them (Sokoban) wastes the batch's
+# A sampler that screens a batch of draws before searching them wastes the batch's
 # rows past the kept one, and then replays up to the whole batch to rewind the generator. But a
 # numpy Generator's draws are a function of its state: the rows drawn past the kept one are
 # exactly the rows the next call draws first, if it starts from the state the kept row left
