@@ -56,30 +56,17 @@ def _fresh_tmp(path: Path) -> Path:
     return tmp
 
 
-def fsync_file(path: Path) -> None:
-    """Flush a written file to disk (called before it is renamed into place)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def _open_new(tmp: Path):
+    """A new binary file at ``tmp`` (never a link followed nor an existing file truncated)."""
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0), 0o644)
+    return os.fdopen(fd, "wb")
 
 
-def _commit(tmp: Path, path: Path) -> None:
-    """fsync ``tmp``, then rename it to ``path``: after a crash the final name holds old or new bytes, never a torn file."""
-    try:
-        fsync_file(tmp)
-    except BaseException:
-        _drop(tmp)
-        raise
-    os.replace(tmp, path)
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data) -> None:
+    """Write ``data`` (bytes or any buffer) to ``path`` atomically: a fresh ``.tmp``, fsync, rename."""
     tmp = _fresh_tmp(path)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0), 0o644)
-        with os.fdopen(fd, "wb") as f:
+        with _open_new(tmp) as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
@@ -94,26 +81,18 @@ def atomic_write_json(path: Path, obj) -> None:
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
-    tmp = _fresh_tmp(path)
-    try:
-        pq.write_table(table, tmp, **PARQUET_OPTIONS)
-    except BaseException:
-        _drop(tmp)
-        raise
-    _commit(tmp, path)
+    # built in memory, then one write: pyarrow's file sink issues a write call per page (hundreds a file)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, **PARQUET_OPTIONS)
+    atomic_write_bytes(path, sink.getvalue())
 
 
 def write_arrow(table: pa.Table, path: Path) -> None:
-    """An uncompressed Arrow IPC file (the export's intermediate parts)."""
-    tmp = _fresh_tmp(path)
-    try:
-        with pa.OSFile(str(tmp), "wb") as sink:
-            with pa.ipc.new_file(sink, table.schema) as writer:
-                writer.write_table(table)
-    except BaseException:
-        _drop(tmp)
-        raise
-    _commit(tmp, path)
+    """An uncompressed Arrow IPC file (the export's intermediate parts), written at once as above."""
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
+    atomic_write_bytes(path, sink.getvalue())
 
 
 def read_arrow(path: Path) -> pa.Table:

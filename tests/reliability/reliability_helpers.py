@@ -121,6 +121,7 @@ class DiskBudget:
     def __init__(self, nbytes: int):
         self.left = nbytes
         self.failures = 0
+        self.writes: list[tuple[str, int]] = []  # (file name, bytes) of every write, in order
 
 
 class _BudgetFile(io.RawIOBase):
@@ -137,6 +138,7 @@ class _BudgetFile(io.RawIOBase):
 
     def write(self, data) -> int:
         data = bytes(data)
+        self._budget.writes.append((self.name, len(data)))
         if len(data) > self._budget.left:
             self._f.write(data[: max(0, self._budget.left)])
             self._budget.left = 0
@@ -147,6 +149,9 @@ class _BudgetFile(io.RawIOBase):
 
     def tell(self) -> int:
         return self._f.tell()
+
+    def fileno(self) -> int:  # the writers fsync what they wrote
+        return self._f.fileno()
 
     def flush(self) -> None:
         if not self._f.closed:
@@ -159,29 +164,8 @@ class _BudgetFile(io.RawIOBase):
 
 
 def full_disk_writers(monkeypatch, budget: DiskBudget) -> None:
-    """Make :mod:`svot.dataset.writers` write through :class:`_BudgetFile` (its own error handling is kept)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
+    """Make every file :mod:`svot.dataset.writers` creates (all through ``_open_new``) a :class:`_BudgetFile`
+    (the writers' own error handling is kept)."""
     from svot.dataset import writers
 
-    def _open(path, mode="r", *a, **k):
-        if "w" in mode and "b" in mode:
-            return _BudgetFile(path, budget)
-        return open(path, mode, *a, **k)
-
-    def _write_table(table, where, **kw):
-        with _BudgetFile(where, budget) as f:
-            pq.write_table(table, f, **kw)
-
-    def _osfile(path, mode="r"):
-        if "w" in mode:
-            return pa.PythonFile(_BudgetFile(path, budget), mode="w")
-        return pa.OSFile(path, mode)
-
-    fake_pa = types.SimpleNamespace(**{k: getattr(pa, k) for k in dir(pa) if not k.startswith("__")})
-    fake_pa.OSFile = _osfile
-    fake_pq = types.SimpleNamespace(write_table=_write_table)
-    monkeypatch.setattr(writers, "pa", fake_pa)
-    monkeypatch.setattr(writers, "pq", fake_pq)
-    monkeypatch.setattr(writers, "open", _open, raising=False)
+    monkeypatch.setattr(writers, "_open_new", lambda tmp: _BudgetFile(tmp, budget))

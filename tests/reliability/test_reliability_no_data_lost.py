@@ -247,6 +247,37 @@ def test_export_with_a_writer_that_runs_out_of_space(disk_full_reference, tmp_pa
     assert manifest_without_command(out) == manifest_without_command(disk_full_reference)
 
 
+@pytest.mark.parametrize("suffix", [".parquet.tmp", "files.json.tmp"])
+def test_export_running_out_of_space_in_a_split_file(disk_full_reference, tmp_path, monkeypatch, suffix):
+    """As above, with the disk filling up halfway through the first write of a merged split (Parquet)
+    or of the file hashes (JSON), after every part before it was written."""
+    from svot.dataset import export, make_config
+    from svot.errors import DatasetError
+
+    def cfg(out):
+        return make_config(out, domains=["maze"], sizes=[5], seed=8, chunk_maps=2,
+                           maps_per_split={"train": 10, "val": 4, "test_id": 4, "test_ood": 4})
+
+    probe = DiskBudget(1 << 40)  # where the bytes go, with room for all
+    with monkeypatch.context() as m:
+        full_disk_writers(m, probe)
+        export(cfg(tmp_path / "probe"), quiet=True)
+    sizes = [n for _, n in probe.writes]
+    at = next(i for i, (name, _) in enumerate(probe.writes) if name.endswith(suffix))
+    budget = DiskBudget(sum(sizes[:at]) + sizes[at] // 2)
+    with monkeypatch.context() as m:
+        full_disk_writers(m, budget)
+        with pytest.raises(DatasetError, match="No space left on device") as err:
+            export(cfg(tmp_path / "out"), quiet=True)
+    assert suffix in str(err.value) and budget.failures == 1
+    out = tmp_path / "out"
+    assert not (out / "manifest.json").exists()
+    _check_clean_failure(out, disk_full_reference)
+    export(cfg(out), resume=True, quiet=True)
+    assert tree_digest(out) == tree_digest(disk_full_reference)
+    assert manifest_without_command(out) == manifest_without_command(disk_full_reference)
+
+
 # --------------------------------------------------------------------------- svot rulemaze pool
 
 

@@ -240,8 +240,6 @@ def test_rulemaze_pool_survives_a_corrupt_manifest(tmp_path, capsys):
 
 def test_writes_are_fsynced_before_the_rename(tmp_path, monkeypatch):
     """Every atomic write of an export calls fsync on the file before os.replace puts it in place."""
-    import svot.dataset.writers as W
-
     synced, order = set(), []
     real_fsync, real_replace = os.fsync, os.replace
 
@@ -257,7 +255,6 @@ def test_writes_are_fsynced_before_the_rename(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "replace", replace)
     _svot(tmp_path / "out", "jsonl")()
     assert order and all(ok for ok, _ in order), [d for ok, d in order if not ok][:3]
-    assert W.fsync_file  # the one helper the writers share
 
 
 # --------------------------------------------------------------------------- class 7: one writer at a time
