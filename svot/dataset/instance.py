@@ -312,6 +312,7 @@ class MapContext:
         self._goal_keys: dict = {}
         self._reads: dict = {}
         self._reach: set | None = None
+        self._goal_fields = self.spec.goal_fields()
         # the problem's own atoms suffice for a state dict; true_atoms adds hundreds of shared grid statics
         self._atoms_of = getattr(self.engine, "state_atoms", None) or self.engine.true_atoms
 
@@ -356,7 +357,9 @@ class MapContext:
     def goal_key(self, s) -> str:
         k = self._goal_keys.get(s)  # the reachability search asks for the same states many times
         if k is None:
-            k = self._goal_keys[s] = goal_key(goal_of(self.domain, self.state_dict(s)))
+            d = self.state_dict(s)
+            # goal_key(goal_of(...)) without goal_of's copies: the same JSON
+            k = self._goal_keys[s] = layout_json({f: d[f] for f in self._goal_fields})
         return k
 
     def reachable_goals(self) -> set[str]:

@@ -55,3 +55,17 @@ def test_map_context_reads_a_state_once_and_hands_out_fresh_grids():
         assert (text, labels) == (describe(spec, ctx.state_dict(t)), label_grid(spec, ctx.state_dict(t)))
         labels[0][0] = "changed"  # a step's grid is its own: the next reading is untouched
         assert ctx.reading(t)[1] == label_grid(spec, ctx.state_dict(t))
+
+
+def test_map_context_goal_keys_are_the_goal_configurations_json():
+    """The reachability search's cached goal keys equal goal_key(goal_of(state)) for every state it met."""
+    from svot.dataset.instance import goal_key
+    from svot.dataset.wording import goal_of
+
+    for domain, size in (("gather", 4), ("pacman", 5), ("sokoban", 4)):
+        ctx = MapContext(domain, size, _draws(domain, size, n=1)[0].problem)
+        reached = ctx.reachable_goals()
+        assert len(ctx._goal_keys) > 1
+        for s, k in ctx._goal_keys.items():
+            assert k == goal_key(goal_of(domain, ctx.spec.state_dict(ctx._atoms_of(s), size)))
+        assert reached <= set(ctx._goal_keys.values())
