@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+from itertools import compress
 from typing import Iterable
 
 import numpy as np
@@ -132,9 +133,31 @@ def create_maze_edges(size: int, s: int, dsts: Iterable[int], rng: np.random.Gen
     it is a passage. A sampler that builds bits per edge reads this, with no cell pairs in between.
     ``rng``: a numpy Generator, or a :class:`~svot.domains.drawn.RawDraws` (the same values)."""
     t = _maze_tables(size)
+    plain = type(rng) is np.random.Generator or type(rng) is RawDraws  # whose permutation(0) draws nothing
+    if plain and t.outcomes is not None:
+        mask = _carve_tabled(t, s, dsts, rng, loop_percent)
+        return [mask >> k & 1 == 1 for k in range(len(t.edges))]
     is_open, parent, opened = _dfs_tree(t, size, s, rng)
-    # phase 2: loops, walls touching the tree paths from src to each dst first (edges as bits: `near`
-    # holds every edge of a cell on a path)
+    for group, todo in _loop_groups(t, s, dsts, parent, opened, loop_percent):
+        if group or not plain:
+            _open_loops(group, todo, rng, is_open, t.squares if size > 2 else None)
+    return is_open
+
+
+def create_maze_mask(size: int, s: int, dsts: Iterable[int], rng: np.random.Generator,
+                     loop_percent: float = LOOP_PERCENT) -> int:
+    """:func:`create_maze_edges` as an int, edge ``k`` open where bit ``k`` is set (the same draws)."""
+    t = _maze_tables(size)
+    if t.outcomes is not None and (type(rng) is np.random.Generator or type(rng) is RawDraws):
+        return _carve_tabled(t, s, dsts, rng, loop_percent)
+    return sum(compress(t.edge_bits, create_maze_edges(size, s, dsts, rng, loop_percent)))
+
+
+def _loop_groups(t: "_MazeTables", s: int, dsts: Iterable[int], parent, opened: int,
+                 loop_percent: float) -> tuple[tuple[list[int], int], ...]:
+    """Phase 2's two groups of walls, each with how many of them to open: the walls touching the tree
+    paths from ``s`` to each dst first, then the others (edges as bits: ``near`` holds every edge of a
+    cell on a path)."""
     on_path, near = 1 << s, t.edges_at[s]
     for x in dsts:
         while not on_path >> x & 1:
@@ -142,12 +165,86 @@ def create_maze_edges(size: int, s: int, dsts: Iterable[int], rng: np.random.Gen
             near |= t.edges_at[x]
             x = parent[x]
     closed = t.all_edges ^ opened
-    plain = type(rng) is np.random.Generator or type(rng) is RawDraws  # whose permutation(0) draws nothing
-    for walls in (closed & near, closed & ~near):
-        group = bit_indices(walls)
-        if group or not plain:
-            _open_loops(group, loop_removals(len(group), loop_percent), rng, is_open, t.squares if size > 2 else None)
-    return is_open
+    groups = (bit_indices(closed & near), bit_indices(closed & ~near))
+    return tuple((group, loop_removals(len(group), loop_percent)) for group in groups)
+
+
+# Phase 1 as a table on small grids: the depth-first search's course is set by its draws alone, so every
+# course is walked once per start (3x3: 176 in all) and a maze then costs its draws and a lookup per draw.
+_TABLE_MAX_SIZE = 3
+
+
+class _Carved:
+    """One course of phase 1 (:func:`_dfs_tree`'s outcome): ``opened`` (the tree's edges as bits), ``parent``,
+    and ``groups``: per (dsts, loop_percent), :func:`_loop_groups`' groups with their walls' 2x2 blocks as
+    edge masks (``(group, todo, blocks)``, ``blocks[i]`` the masks of ``group[i]``'s other three edges)."""
+
+    __slots__ = ("opened", "parent", "groups")
+
+    def __init__(self, opened: int, parent: list[int]):
+        self.opened, self.parent, self.groups = opened, parent, {}
+
+
+class _Branch(Exception):
+    """A scripted course ran out of choices at a draw among ``k`` moves."""
+
+    def __init__(self, k: int):
+        self.k = k
+
+
+class _Script:
+    """An rng whose ``integers(k)`` gives the scripted choices in turn (``integers(1)`` is 0 and no choice, as
+    numpy's), raising :class:`_Branch` once they run out: :func:`_dfs_tree` itself walks each course."""
+
+    def __init__(self, choices: tuple[int, ...]):
+        self.choices, self.i = choices, 0
+
+    def integers(self, k: int) -> int:
+        if k == 1:
+            return 0
+        if self.i == len(self.choices):
+            raise _Branch(k)
+        self.i += 1
+        return self.choices[self.i - 1]
+
+
+def _course(t: "_MazeTables", size: int, s: int, choices: tuple[int, ...]):
+    """The table node after ``choices``: a :class:`_Carved`, or a tuple of the nodes of each next choice."""
+    try:
+        _is_open, parent, opened = _dfs_tree(t, size, s, _Script(choices))
+    except _Branch as branch:
+        return tuple(_course(t, size, s, choices + (i,)) for i in range(branch.k))
+    return _Carved(opened, parent)
+
+
+def _carve_tabled(t: "_MazeTables", s: int, dsts: Iterable[int], rng, loop_percent: float) -> int:
+    """:func:`create_maze_edges`' open edges as bits, phase 1 read off ``t.outcomes`` (a plain ``rng``: a
+    forced move draws nothing, nor an empty group's permutation)."""
+    node = t.outcomes[s]
+    integers = rng.integers
+    while type(node) is tuple:
+        node = node[integers(len(node))]
+    key = (tuple(dsts), loop_percent)
+    groups = node.groups.get(key)
+    if groups is None:
+        blocks = t.square_masks
+        groups = node.groups[key] = tuple(
+            (group, todo, [blocks[k] for k in group])
+            for group, todo in _loop_groups(t, s, key[0], node.parent, node.opened, loop_percent) if group
+        )
+    mask = node.opened
+    for group, todo, walls in groups:
+        order = rng.permutation(len(group))  # drawn even when nothing is to be opened, as the reference
+        for i in (order if type(order) is list else order.tolist()):
+            if todo == 0:
+                break
+            for block in walls[i]:
+                if mask & block == block:  # opening it would open the whole 2x2 block
+                    break
+            else:
+                mask |= 1 << group[i]
+                todo -= 1
+    return mask
 
 
 def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> tuple[list[bool], list[int], int]:
@@ -256,6 +353,12 @@ class _MazeTables:
                     if wall in edges:
                         out.append(tuple(by_pair[e] for e in edges if e != wall))
             self.squares.append(tuple(out))
+        self.edge_bits = [1 << k for k in range(len(self.edges))]
+        # the squares as edge masks (none checked at 2x2 and below, as Alg. 3 reads it)
+        self.square_masks = [tuple(sum(1 << e for e in sq) for sq in out) if size > 2 else () for out in self.squares]
+        self.outcomes = None
+        if size <= _TABLE_MAX_SIZE:
+            self.outcomes = [_course(self, size, s, ()) for s in range(size * size)]
 
 
 def _options(u: int, neighbours: tuple, edge_of: dict) -> dict:
@@ -376,25 +479,56 @@ def wall_marks(size: int, kinds) -> list[tuple[int, int]]:
 
 
 class EdgeWalls:
-    """The walls of a maze's closed edges (kinds by ``marks``, :func:`wall_marks`), drawn when asked for:
-    called with a dtype, the observation grid (:func:`walls_grid`); :meth:`words`, the same grid as one int
-    (what :meth:`svot.envs.observation.BitObserver.observe` ORs into its own, with no array built)."""
+    """The walls of a maze's closed edges (kinds by ``marks``, :func:`wall_marks`; ``opened``: the open edges as
+    bits, edge ``k`` bit ``k``), drawn when asked for: called with a dtype, the observation grid
+    (:func:`walls_grid`); :meth:`words`, the same grid as one int (what
+    :meth:`svot.envs.observation.BitObserver.observe` ORs into its own, with no array built). Immutable, so
+    one is shared by every draw of the same maze (:class:`MazeBits`)."""
 
-    __slots__ = ("size", "marks", "is_open")
+    __slots__ = ("size", "marks", "opened", "_words")
 
-    def __init__(self, size: int, marks, is_open):
-        self.size, self.marks, self.is_open = size, marks, is_open
+    def __init__(self, size: int, marks, opened: int):
+        self.size, self.marks, self.opened = size, marks, opened
+        self._words = (None, 0)  # (width, words) of the last words() call: an env asks with one width
+
+    @property
+    def is_open(self) -> list[bool]:
+        return [self.opened >> k & 1 == 1 for k in range(len(self.marks))]
 
     def __call__(self, dtype) -> np.ndarray:
         return walls_grid(self.size, self.marks, self.is_open, dtype)
 
     def words(self, width: int) -> int:
         """The grid as an int, cell ``c`` its ``c``-th ``width``-bit word (little-endian order of cells)."""
+        got_width, out = self._words
+        if got_width == width:
+            return out
         out = 0
-        for (cell, kind), is_open in zip(self.marks, self.is_open):
-            if not is_open:
+        opened = self.opened
+        for k, (cell, kind) in enumerate(self.marks):
+            if not opened >> k & 1:
                 out |= kind << (width * cell)
+        self._words = (width, out)
         return out
+
+
+class MazeBits:
+    """Per maze (its open edges as bits, :func:`create_maze_mask`): the OR of its edges' bits (``open_bits``,
+    :func:`open_bits`) and its :class:`EdgeWalls` (kinds by ``marks``), kept for the first ``limit`` mazes met
+    (a 3x3 grid has 4,096 edge sets at most), so a small grid's maze repeats cost a lookup."""
+
+    def __init__(self, size: int, open_bits: list[int], marks, limit: int = 4096):
+        self.size, self.open_bits, self.marks, self.limit = size, open_bits, marks, limit
+        self._memo: dict[int, tuple[int, EdgeWalls]] = {}
+
+    def __call__(self, opened: int) -> tuple[int, EdgeWalls]:
+        got = self._memo.get(opened)
+        if got is None:
+            # the edges' bits are distinct: their sum is their OR
+            got = (sum(b for k, b in enumerate(self.open_bits) if opened >> k & 1), EdgeWalls(self.size, self.marks, opened))
+            if len(self._memo) < self.limit:
+                self._memo[opened] = got
+        return got
 
 
 def walls_grid(size: int, marks, is_open, dtype) -> np.ndarray:

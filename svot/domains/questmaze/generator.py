@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import functools
 import operator
-from itertools import compress
 
 import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
-from svot.domains.passages import EdgeWalls, create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks
+from svot.domains.passages import MazeBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
 from svot.domains.questmaze.look import ITEMS, TARGETS
 from svot.errors import ConfigError
 from svot.problem_gen.common import Generated, finish_connected
@@ -50,26 +49,26 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 
 
 def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
-    """The layout's draws, on cell indices ``r * N + c``: (start, princess, treasure, open edges
-    (:func:`~svot.domains.passages.create_maze_edges`), items as (cell, index in ITEMS) in cell order)."""
+    """The layout's draws, on cell indices ``r * N + c``: (start, princess, treasure, open edges as bits
+    (:func:`~svot.domains.passages.create_maze_mask`), items as (cell, index in ITEMS) in cell order)."""
     n_items = _item_count(size, split)
     n2 = size * size
     start, princess, treasure = as_list(rng.choice(n2, size=3, replace=False))
-    is_open = create_maze_edges(size, start, (princess, treasure), rng)
+    opened = create_maze_mask(size, start, (princess, treasure), rng)
     rest = [c for c in range(n2) if c != start and c != princess and c != treasure]
     picks = sorted(as_list(rng.choice(len(rest), size=n_items, replace=False)))
     k = len(ITEMS)
     items = [(rest[i], int(rng.integers(k))) for i in picks]
-    return start, princess, treasure, is_open, items
+    return start, princess, treasure, opened, items
 
 
 def _layout(size: int, drawn: tuple) -> dict:
-    start, princess, treasure, is_open, picked = drawn
+    start, princess, treasure, opened, picked = drawn
     items: dict[str, list] = {}
     for c, i in picked:
         items.setdefault(ITEMS[i], []).append([c // size, c % size])
     edges = inner_edges(size)
-    walls_right, walls_down = edge_walls(size, [edges[k] for k in range(len(edges)) if is_open[k]])
+    walls_right, walls_down = edge_walls(size, [edges[k] for k in range(len(edges)) if opened >> k & 1])
     return {
         "domain": DOMAIN,
         "size": size,
@@ -91,7 +90,11 @@ def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True)
 
 class _InitBits:
     """Per size, the shared grounding's bits of a layout's initial atoms (``problem_from_state``'s), by
-    cell index and edge index, and the goal ``(ended)``."""
+    cell index and edge index, and the goal ``(ended)``.
+
+    ``placed(start, princess, treasure)``: the bits of those three and of every other cell free, with the
+    cells left for items (``_draw``'s ``rest``); ``swap[i][c]``: what an item ``i`` on cell ``c`` flips
+    there (free off, the item on); ``maze(opened)``: a maze's edge bits and walls (:class:`MazeBits`)."""
 
     def __init__(self, size: int):
         self.grounding = g = shared_grounding(DOMAIN, size)
@@ -101,32 +104,47 @@ class _InitBits:
         self.target = [[bit[("target-at", c, t)] for c in names] for t in TARGETS]
         self.item = [[bit[("item-at", c, i)] for c in names] for i in ITEMS]
         self.all_free = functools.reduce(operator.or_, self.free)
-        self.open = open_bits(bit, size)
-        self.walls = wall_marks(size, get_spec(DOMAIN).kinds)
+        self.swap = [[b | f for b, f in zip(row, self.free)] for row in self.item]
+        self.maze = MazeBits(size, open_bits(bit, size), wall_marks(size, get_spec(DOMAIN).kinds))
         self.goal_pos = bit[("ended",)]
+        self.n2 = n2 = size * size
+        self._placed: list = [None] * n2 ** 3
+
+    def placed(self, start: int, princess: int, treasure: int) -> tuple[int, list[int]]:
+        key = (start * self.n2 + princess) * self.n2 + treasure
+        got = self._placed[key]
+        if got is None:
+            init = self.at[start] | self.target[0][princess] | self.target[1][treasure]
+            init |= self.all_free ^ (self.free[princess] | self.free[treasure])
+            rest = [c for c in range(self.n2) if c != start and c != princess and c != treasure]
+            got = self._placed[key] = (init, rest)
+        return got
 
 
 _init_bits = kept_per_size(DOMAIN, _InitBits)
 
 
 def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
-    """:func:`generate`'s draws (the same ``rng`` calls) as the bits of the initial state over the size's
-    shared grounding; the Problem (``generate(..., plan=False)``'s) is built when asked for. ``rng``: a
-    numpy Generator, or the stream's :class:`~svot.domains.drawn.RawDraws` (the same values)."""
-    drawn = _draw(size, split, rng)
-    start, princess, treasure, is_open, items = drawn
+    """:func:`generate`'s draws (the same ``rng`` calls, as :func:`_draw` makes them) as the bits of the
+    initial state over the size's shared grounding; the Problem (``generate(..., plan=False)``'s) is built
+    when asked for. ``rng``: a numpy Generator, or the stream's :class:`~svot.domains.drawn.RawDraws`
+    (the same values)."""
     t = _init_bits(size)
-    free = t.free
-    init = t.at[start] | t.target[0][princess] | t.target[1][treasure]
-    taken = free[princess] | free[treasure]
-    item = t.item
-    for c, i in items:
-        init |= item[i][c]
-        taken |= free[c]
-    init |= t.all_free ^ taken
-    init |= sum(compress(t.open, is_open))  # the edges' bits are distinct: their sum is their OR
-    return DrawnBits(init, t.goal_pos, 0, t.grounding.shared, functools.partial(_package, size, split, drawn),
-                     EdgeWalls(size, t.walls, is_open))
+    start, princess, treasure = as_list(rng.choice(t.n2, size=3, replace=False))
+    opened = create_maze_mask(size, start, (princess, treasure), rng)
+    init, rest = t.placed(start, princess, treasure)
+    picks = as_list(rng.choice(len(rest), size=_item_count(size, split), replace=False))
+    picks.sort()
+    k = len(ITEMS)
+    swap = t.swap
+    items = []
+    for i in picks:
+        c, j = rest[i], int(rng.integers(k))
+        items.append((c, j))
+        init ^= swap[j][c]  # c is free in init: the item takes it
+    edge_bits, walls = t.maze(opened)
+    drawn = (start, princess, treasure, opened, items)
+    return DrawnBits(init | edge_bits, t.goal_pos, 0, t.grounding.shared, functools.partial(_package, size, split, drawn), walls)
 
 
 bit_stream = stream_of(draw_bits)  # draw_bits on the rng's outputs, read in Python (RawDraws, a batch ahead)

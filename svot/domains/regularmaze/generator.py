@@ -14,14 +14,13 @@ filter and paint mazes for its rules on top of the same Alg. 3.
 from __future__ import annotations
 
 import functools
-from itertools import compress
 
 import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
-from svot.domains.passages import EdgeWalls, create_maze_edges, edge_walls, inner_edges, open_bits, wall_marks
+from svot.domains.passages import MazeBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
 from svot.errors import ConfigError
 from svot.problem_gen.common import Generated, finish_connected
@@ -44,25 +43,25 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 
 def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on cell indices ``r * N + c``: (start, goal, open edges
-    (:func:`~svot.domains.passages.create_maze_edges`), zones as (cell, index in ZONES) in cell order)."""
+    as bits (:func:`~svot.domains.passages.create_maze_mask`), zones as (cell, index in ZONES) in cell order)."""
     p = sampling_params(size, split)
     n2 = size * size
     start, goal = as_list(rng.choice(n2, size=2, replace=False))
-    is_open = create_maze_edges(size, start, (goal,), rng)
+    opened = create_maze_mask(size, start, (goal,), rng)
     rest = [c for c in range(n2) if c != start and c != goal]
     picks = sorted(as_list(rng.choice(len(rest), size=p["zones"], replace=False)))
     k = len(ZONES)
     zones = [(rest[i], int(rng.integers(k))) for i in picks]
-    return start, goal, is_open, zones
+    return start, goal, opened, zones
 
 
 def _layout(size: int, drawn: tuple) -> dict:
-    start, goal, is_open, picked = drawn
+    start, goal, opened, picked = drawn
     zones: dict[str, list] = {}
     for c, z in picked:
         zones.setdefault(ZONES[z], []).append([c // size, c % size])
     edges = inner_edges(size)
-    walls_right, walls_down = edge_walls(size, [edges[k] for k in range(len(edges)) if is_open[k]])
+    walls_right, walls_down = edge_walls(size, [edges[k] for k in range(len(edges)) if opened >> k & 1])
     return {
         "domain": DOMAIN,
         "size": size,
@@ -92,8 +91,8 @@ class _InitBits:
         self.zone = [[bit[("zone", c, z)] for c in names] for z in ZONES]
         self.start_zone = [bit[("zone", c, START_COLOUR)] for c in names]
         self.goal_zone = [bit[("zone", c, GOAL_COLOUR)] for c in names]
-        self.open = open_bits(bit, size)
-        self.walls = wall_marks(size, get_spec(DOMAIN).kinds)
+        # a maze's edge bits and walls, by its open edges as bits
+        self.maze = MazeBits(size, open_bits(bit, size), wall_marks(size, get_spec(DOMAIN).kinds))
 
 
 _init_bits = kept_per_size(DOMAIN, _InitBits)
@@ -104,15 +103,15 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
     shared grounding; the Problem (``generate(..., plan=False)``'s) is built when asked for. ``rng``: a
     numpy Generator, or the stream's :class:`~svot.domains.drawn.RawDraws` (the same values)."""
     drawn = _draw(size, split, rng)
-    start, goal, is_open, zones = drawn
+    start, goal, opened, zones = drawn
     t = _init_bits(size)
     init = t.at[start] | t.start_zone[start] | t.goal[goal] | t.goal_zone[goal]
     zone = t.zone
     for c, z in zones:
         init |= zone[z][c]
-    init |= sum(compress(t.open, is_open))  # the edges' bits are distinct: their sum is their OR
-    return DrawnBits(init, t.at[goal], 0, t.grounding.shared, functools.partial(_package, size, split, drawn),
-                     EdgeWalls(size, t.walls, is_open))
+    edge_bits, walls = t.maze(opened)
+    return DrawnBits(init | edge_bits, t.at[goal], 0, t.grounding.shared, functools.partial(_package, size, split, drawn),
+                     walls)
 
 
 bit_stream = stream_of(draw_bits)  # draw_bits on the rng's outputs, read in Python (RawDraws, a batch ahead)
