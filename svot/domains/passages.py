@@ -520,12 +520,20 @@ class MazeBits:
     def __init__(self, size: int, open_bits: list[int], marks, limit: int = 4096):
         self.size, self.open_bits, self.marks, self.limit = size, open_bits, marks, limit
         self._memo: dict[int, tuple[int, EdgeWalls]] = {}
+        # per byte of the edge bits (8 edges), the OR of its edges' bits for each byte value: a maze not
+        # kept costs a lookup per byte
+        self._bytes = []
+        for lo in range(0, len(open_bits), 8):
+            chunk = open_bits[lo:lo + 8]
+            self._bytes.append((lo, [sum(b for j, b in enumerate(chunk) if v >> j & 1) for v in range(1 << len(chunk))]))
 
     def __call__(self, opened: int) -> tuple[int, EdgeWalls]:
         got = self._memo.get(opened)
         if got is None:
-            # the edges' bits are distinct: their sum is their OR
-            got = (sum(b for k, b in enumerate(self.open_bits) if opened >> k & 1), EdgeWalls(self.size, self.marks, opened))
+            edge_bits = 0
+            for lo, table in self._bytes:
+                edge_bits |= table[opened >> lo & 255]
+            got = (edge_bits, EdgeWalls(self.size, self.marks, opened))
             if len(self._memo) < self.limit:
                 self._memo[opened] = got
         return got
