@@ -146,15 +146,20 @@ class RawDraws:
         """``rng.permutation(n)`` as a list."""
         out = list(range(n))
         buf, i = self._buf, self._i
+        end = len(buf)
         for top in range(n - 1, 0, -1):
             mask = (1 << top.bit_length()) - 1
-            while True:
-                if i == len(buf):
+            if i == end:
+                buf, i = self._refill(), 0
+                end = len(buf)
+            j = buf[i] & mask
+            i += 1
+            while j > top:  # masked rejection
+                if i == end:
                     buf, i = self._refill(), 0
+                    end = len(buf)
                 j = buf[i] & mask
                 i += 1
-                if j <= top:
-                    break
             out[top], out[j] = out[j], out[top]
         self._i = i
         return out
