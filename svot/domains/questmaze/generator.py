@@ -135,12 +135,10 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
     init, rest = t.placed(start, princess, treasure)
     picks = as_list(rng.choice(len(rest), size=_item_count(size, split), replace=False))
     picks.sort()
-    k = len(ITEMS)
+    integers, k = rng.integers, len(ITEMS)
+    items = [(rest[i], int(integers(k))) for i in picks]
     swap = t.swap
-    items = []
-    for i in picks:
-        c, j = rest[i], int(rng.integers(k))
-        items.append((c, j))
+    for c, j in items:
         init ^= swap[j][c]  # c is free in init: the item takes it
     edge_bits, walls = t.maze(opened)
     drawn = (start, princess, treasure, opened, items)
