@@ -483,7 +483,7 @@ class EdgeWalls:
     bits, edge ``k`` bit ``k``), drawn when asked for: called with a dtype, the observation grid
     (:func:`walls_grid`); :meth:`words`, the same grid as one int (what
     :meth:`svot.envs.observation.BitObserver.observe` ORs into its own, with no array built). Immutable, so
-    one is shared by every draw of the same maze (:class:`MazeBits`)."""
+    one is shared by every draw of the same maze (:class:`PassageBits`)."""
 
     __slots__ = ("size", "marks", "opened", "_words")
 
@@ -512,7 +512,7 @@ class EdgeWalls:
         return out
 
 
-class MazeBits:
+class PassageBits:
     """Per maze (its open edges as bits, :func:`create_maze_mask`): the OR of its edges' bits (``open_bits``,
     :func:`open_bits`) and its :class:`EdgeWalls` (kinds by ``marks``), kept for the first ``limit`` mazes met
     (a 3x3 grid has 4,096 edge sets at most), so a small grid's maze repeats cost a lookup."""

@@ -96,11 +96,11 @@ def test_tabled_courses_are_every_dfs_course():
 
 
 def test_maze_bits_are_the_edges_and_walls():
-    from svot.domains.passages import EdgeWalls, MazeBits, walls_grid
+    from svot.domains.passages import EdgeWalls, PassageBits, walls_grid
 
     marks = [(k % 9, 64 << (k % 2)) for k in range(12)]
     bits = [1 << (3 * k + 1) for k in range(12)]
-    maze = MazeBits(3, bits, marks, limit=5)
+    maze = PassageBits(3, bits, marks, limit=5)
     rng = np.random.default_rng(0)
     for opened in rng.integers(1 << 12, size=40).tolist() * 2:
         edge_bits, walls = maze(opened)

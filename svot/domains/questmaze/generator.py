@@ -21,7 +21,7 @@ import numpy as np
 from svot.domains import get_spec
 from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
-from svot.domains.passages import MazeBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
+from svot.domains.passages import PassageBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
 from svot.domains.questmaze.look import ITEMS, TARGETS
 from svot.errors import ConfigError
 from svot.problem_gen.common import Generated, finish_connected
@@ -94,7 +94,7 @@ class _InitBits:
 
     ``placed(start, princess, treasure)``: the bits of those three and of every other cell free, with the
     cells left for items (``_draw``'s ``rest``); ``swap[i][c]``: what an item ``i`` on cell ``c`` flips
-    there (free off, the item on); ``maze(opened)``: a maze's edge bits and walls (:class:`MazeBits`)."""
+    there (free off, the item on); ``maze(opened)``: a maze's edge bits and walls (:class:`PassageBits`)."""
 
     def __init__(self, size: int):
         self.grounding = g = shared_grounding(DOMAIN, size)
@@ -105,7 +105,7 @@ class _InitBits:
         self.item = [[bit[("item-at", c, i)] for c in names] for i in ITEMS]
         self.all_free = functools.reduce(operator.or_, self.free)
         self.swap = [[b | f for b, f in zip(row, self.free)] for row in self.item]
-        self.maze = MazeBits(size, open_bits(bit, size), wall_marks(size, get_spec(DOMAIN).kinds))
+        self.maze = PassageBits(size, open_bits(bit, size), wall_marks(size, get_spec(DOMAIN).kinds))
         self.goal_pos = bit[("ended",)]
         self.n2 = n2 = size * size
         self._placed: list = [None] * n2 ** 3

@@ -20,7 +20,7 @@ import numpy as np
 from svot.domains import get_spec
 from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
-from svot.domains.passages import MazeBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
+from svot.domains.passages import PassageBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
 from svot.errors import ConfigError
 from svot.problem_gen.common import Generated, finish_connected
@@ -92,7 +92,7 @@ class _InitBits:
         self.start_zone = [bit[("zone", c, START_COLOUR)] for c in names]
         self.goal_zone = [bit[("zone", c, GOAL_COLOUR)] for c in names]
         # a maze's edge bits and walls, by its open edges as bits
-        self.maze = MazeBits(size, open_bits(bit, size), wall_marks(size, get_spec(DOMAIN).kinds))
+        self.maze = PassageBits(size, open_bits(bit, size), wall_marks(size, get_spec(DOMAIN).kinds))
 
 
 _init_bits = kept_per_size(DOMAIN, _InitBits)
