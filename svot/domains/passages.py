@@ -322,7 +322,9 @@ class _MazeTables:
     ``neighbours``: :func:`_grid_neighbours` as indices, ``nbmask`` the same as a bit mask of cells,
     ``options[u][mask]``: :func:`_options`; ``touches[k]``: edge ``k``'s two cells as a bit mask;
     ``edges_at[u]``: the edges of cell ``u`` as a bit mask of edges, ``all_edges`` every edge;
-    ``squares[k]``: per 2x2 block holding edge ``k``, its other three edges.
+    ``squares[k]``: per 2x2 block holding edge ``k``, its other three edges (``square_masks[k]``: the same as
+    edge masks); ``edge_bits[k]``: ``1 << k``; ``outcomes[s]``: phase 1's table from start ``s``
+    (:func:`_course`), None above ``_TABLE_MAX_SIZE``.
     """
 
     def __init__(self, size: int):
