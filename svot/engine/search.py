@@ -242,6 +242,7 @@ class SearchStepper:
         dead_any: int = 0,
         dead_all: Sequence[int] = (),
         is_dead: Callable[[int], bool] | None = None,
+        dead_with: Callable[[int, int], tuple[int, int]] | None = None,
     ) -> Reach:
         """Whether a goal state is reachable: :meth:`bfs`'s verdict, without a plan.
 
@@ -259,6 +260,15 @@ class SearchStepper:
         When the dead states do not depend on the pivot atom (no pivot bit in
         ``dead_any`` or ``dead_all``, no ``is_dead``), the search is
         :meth:`_reach_by_regions`; otherwise :meth:`_reach_by_states`.
+
+        ``dead_with(bits, q)``, read by the region search only (an optional pruning: a search may
+        skip any dead state, or none): ``bits`` are the non-pivot bits a step just set and ``q`` the
+        successor's pivot bit; it answers ``(known, dead)``, pivot bits, with every state holding
+        ``bits`` and a pivot atom in ``dead`` unable to reach the goal; ``known`` (``q`` taken as
+        known) are those it has decided, kept for the rest of the search. A step to a dead successor
+        is not followed; the walks and steps of a region flooded from a live state are followed
+        whatever ``dead_with`` says of them (a dead state reaches no goal: following it changes no
+        verdict).
         """
         if self.internal or self._moves() is None:
             r = self._bfs_generic(init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead)
@@ -271,10 +281,14 @@ class SearchStepper:
         piv = s0 & pm
         single = piv and not piv & (piv - 1)
         if single and is_dead is None and self._walks() is not None and not (dead_any | watch_mask) & pm:
-            return self._reach_by_regions(s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states)
+            return self._reach_by_regions(
+                s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states, dead_with
+            )
         return self._reach_by_states(s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, is_dead, max_states)
 
-    def _reach_by_regions(self, s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states) -> Reach:
+    def _reach_by_regions(
+        self, s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states, dead_with=None
+    ) -> Reach:
         """:meth:`reachable` region by region: from a live state, every state its walks reach
         (:meth:`_walks`: steps that only move the pivot atom) at once, on bitboards, then the other steps
         from the cells that may take one.
@@ -290,6 +304,7 @@ class SearchStepper:
         steps = self._walks()[0]
         pushes = self._pushes
         local: dict[int, tuple] = {}  # trigger bit -> its specialised steps, for this search's st
+        verdicts: dict[int, tuple[int, int]] = {}  # dead_with's answers: bit -> (pivots known, pivots dead)
         grid = _grid_steps(steps)
         if grid is not None:
             offsets, (k1, src1), (k2, src2), (k3, src3), (k4, src4) = grid
@@ -362,6 +377,13 @@ class SearchStepper:
                         new = t & unset
                         if new and _completes_a_mask(t, new, watch):
                             continue
+                        if dead_with is not None:
+                            b = t_np & ~rest  # the bits the step set, besides the pivot
+                            kd = verdicts.get(b)
+                            if kd is None or not kd[0] & q:
+                                kd = verdicts[b] = _ask(dead_with, b, q, kd)
+                            if kd[1] & q:
+                                continue
                         h = (t & goal_pos).bit_count()
                         stacks[h].append(t)
                         if h > top:
@@ -672,6 +694,13 @@ class _Rows:
                 self.rows.clear()
             out = self.rows[key] = _specialised_row(moves, static, st, piv)
         return out
+
+
+def _ask(dead_with: Callable[[int, int], tuple[int, int]], b: int, q: int, kd: tuple | None) -> tuple[int, int]:
+    """``dead_with(b, q)``'s answer merged with what was known of ``b``: (pivots known, pivots dead)."""
+    known, dead = dead_with(b, q)
+    known |= q
+    return (known | kd[0], dead | kd[1]) if kd else (known, dead)
 
 
 def _grid_steps(steps: tuple):
