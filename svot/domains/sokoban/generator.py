@@ -516,8 +516,8 @@ def search_draw(
 
     ``plan=False`` asks only for the verdict, from the engine's
     :meth:`~svot.engine.search.SearchStepper.reachable` (the same successors, the
-    dead states of Claims 1 and 5 (``games``: the draw's :class:`OneBlockGames`, else
-    new ones), no plan: ``SearchResult.plan`` is then ``[]`` when
+    dead states of Claim 1, and of Claim 5 from :data:`CLAIM5_STATES` up (``games``: the draw's
+    :class:`OneBlockGames`, else new ones), no plan: ``SearchResult.plan`` is then ``[]`` when
     solvable), where no search of the layout can reach ``max_states`` states
     (:func:`state_bound`): the verdict is then breadth-first search's (whatever
     dead states it skips, as none can reach the goal). Otherwise
@@ -530,12 +530,13 @@ def search_draw(
     dead_any = t.blocks_on(free & ~b.live(free, goal_board))
     stepper = t.grounding.stepper
     if not plan and state_bound(size, walls, blocks) <= max_states:
-        # Claims 1 and 5: Claim 3's windows cost a verdict more to set up than they save it
-        if games is None:
-            games = OneBlockGames(size, free, goal_board)
-        reach = stepper.reachable(
-            init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_with=games.dead_with(t)
-        )
+        # Claims 1 and 5 (on large boards): Claim 3's windows cost a verdict more to set up than they save it
+        dead_with = None
+        if state_bound(size, walls, blocks) >= CLAIM5_STATES:
+            if games is None:
+                games = OneBlockGames(size, free, goal_board)
+            dead_with = games.dead_with(t)
+        reach = stepper.reachable(init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_with=dead_with)
         return SearchResult([] if reach.found else None, reach.states, reach.complete)
     dead_all = []
     for w in t.windows:
@@ -546,6 +547,12 @@ def search_draw(
         if open_cells & ~goal_board and open_cells.bit_count() <= blocks:
             dead_all.append(t.blocks_on(open_cells))
     return stepper.bfs(init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_all=dead_all)
+
+
+# The verdict search asks Claim 5 where a layout's states may number at least this many (state_bound):
+# on smaller boards its games cost more than the states they spare (6x6 OOD: 50,600; 5x5 OOD: 9,520;
+# 6x6 ID, 2 blocks: 10,962). Only the time depends on it: skipped dead states change no verdict.
+CLAIM5_STATES = 20_000
 
 
 def state_bound(size: int, walls: int, blocks: int) -> int:
@@ -582,10 +589,12 @@ def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_
 
     def accept(rows: np.ndarray, j: int) -> bool:
         drawn = rows[j, :k].tolist()
-        games = one_block_games(size, w, n, drawn)  # Claims 4 and 5 share the draw's games
+        games = None
         # Claim 4 (with one block it is the whole game: the search alone then)
-        if n >= 2 and one_block_refuses(size, w, n, drawn, games):
-            return False  # unsolvable: its search would refuse it
+        if n >= 2:
+            games = one_block_games(size, w, n, drawn)  # Claims 4 and 5 share the draw's games
+            if one_block_refuses(size, w, n, drawn, games):
+                return False  # unsolvable: its search would refuse it
         result = search_draw(size, w, n, drawn, max_states=max_states, plan=plan, games=games)
         if result.solved:
             found.append(result)
