@@ -304,6 +304,9 @@ class SearchStepper:
         steps = self._walks()[0]
         pushes = self._pushes
         local: dict[int, tuple] = {}  # trigger bit -> its specialised steps, for this search's st
+        always = pushes(0, st)
+        local[0] = always
+        always = always[0] or always[1]
         verdicts: dict[int, tuple[int, int]] = {}  # dead_with's answers: bit -> (pivots known, pivots dead)
         grid = _grid_steps(steps)
         if grid is not None:
@@ -355,6 +358,9 @@ class SearchStepper:
             unset = ~rest & watch_mask
             x = rest
             low = 0
+            if not always:  # none to try at every state: start at rest's lowest bit
+                low = x & -x
+                x ^= low
             while True:
                 sp = local.get(low)
                 if sp is None:
@@ -388,7 +394,7 @@ class SearchStepper:
                         stacks[h].append(t)
                         if h > top:
                             top = h
-                for c, cands in multis:
+                for c, cands in multis or ():
                     if not c & region:
                         continue
                     for pos, neg, keep, add, walk in cands:  # the first applicable candidate is the engine's
@@ -491,7 +497,7 @@ class SearchStepper:
                 singles.append((c, *kept[0][:4]))
             elif kept and any(not k[4] for k in kept):
                 multis.append((c, tuple(kept)))
-        return tuple(singles), tuple(multis)
+        return tuple(singles), tuple(multis) or None
 
     def _reach_by_states(
         self, s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, is_dead, max_states
