@@ -298,7 +298,10 @@ class SearchStepper:
         with them, ``closed`` to those whose walks were followed. A walk keeps the non-pivot bits, and no
         dead test reads a pivot bit, so a walk from a live state is live and needs no test. The pivot
         predicate is balanced (:func:`~svot.engine.grounded.pivot_predicate`) and ``s0`` holds one atom
-        of it, so every state met holds exactly one.
+        of it, so every state met holds exactly one. ``dead_with`` (see :meth:`reachable`) reads the
+        pivot, so it is asked only after a step other than a walk: a refuted successor is not followed,
+        and a live state's walks are followed whatever it would say of them (a dead state reaches no
+        goal, so following one changes no verdict; the live states met are all followed).
         """
         pm = self.pivot_mask
         steps = self._walks()[0]
