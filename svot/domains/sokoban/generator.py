@@ -293,7 +293,41 @@ def search(problem, layout: dict | None = None, *, prune: bool = True, max_state
 def block_reaches_a_goal(size: int, free: int, player: int, block: int, goals: int) -> bool:
     """Claim 4 for one block (bitboards: ``player``, ``block`` one bit each): False when its one-block
     game never gets it onto one of ``goals``, so the layout is certainly unsolvable."""
-    return OneBlockGames(size, free, goals).reaches(block, player)
+    b = board(size)
+    n, nc0, ncl = size, b.not_col0, b.not_col_last
+    explored: dict[int, int] = {}  # block cell -> the player cells already walked to with it there
+    todo = [(block, player)]
+    while todo:
+        x, p = todo.pop()
+        done = explored.get(x, 0)
+        if p & done:
+            continue
+        if x & goals:
+            return True
+        # the player's region around the block: a flood of the free cells but x
+        open_cells = free & ~x
+        region = front = p
+        while front:
+            front = (front << n | front >> n | (front << 1) & nc0 | (front >> 1) & ncl) & open_cells & ~region
+            region |= front
+        explored[x] = done | region
+        # a push moves the block from x to x+d with the player on x-d, x+d free; the player ends on x
+        pushed = 0  # the cells x+d
+        if x >> n & region:
+            pushed |= x << n & free
+        if x << n & region:
+            pushed |= x >> n & free
+        if (x & nc0) >> 1 & region:
+            pushed |= (x << 1) & nc0 & free
+        if (x & ncl) << 1 & region:
+            pushed |= (x & nc0) >> 1 & free
+        if pushed & goals:
+            return True
+        while pushed:
+            y = pushed & -pushed
+            todo.append((y, x))
+            pushed ^= y
+    return False
 
 
 def one_block_refuses(
@@ -301,12 +335,22 @@ def one_block_refuses(
 ) -> bool:
     """Claim 4 on a draw (cell indices: walls, the player, the blocks, the goals): True when some block
     cannot reach any goal square even alone with the player (certainly unsolvable). ``games``: the
-    draw's one-block games (:func:`one_block_games`), kept for its search."""
-    if games is None:
-        games = one_block_games(size, walls, blocks, drawn)
+    draw's one-block games (:func:`one_block_games`), kept for its search's Claim 5; without them, a
+    lean game per block (what a draw searched without Claim 5 needs: keeping verdicts costs more)."""
     player = 1 << drawn[walls]
+    if games is not None:
+        for i in drawn[walls + 1 : walls + 1 + blocks]:
+            if not games.reaches(1 << i, player):
+                return True
+        return False
+    wall_board = goal_board = 0
+    for i in drawn[:walls]:
+        wall_board |= 1 << i
+    for i in drawn[walls + 1 + blocks :]:
+        goal_board |= 1 << i
+    free = board(size).full & ~wall_board
     for i in drawn[walls + 1 : walls + 1 + blocks]:
-        if not games.reaches(1 << i, player):
+        if not block_reaches_a_goal(size, free, player, 1 << i, goal_board):
             return True
     return False
 
@@ -532,7 +576,7 @@ def search_draw(
     if not plan and state_bound(size, walls, blocks) <= max_states:
         # Claims 1 and 5 (on large boards): Claim 3's windows cost a verdict more to set up than they save it
         dead_with = None
-        if state_bound(size, walls, blocks) >= CLAIM5_STATES:
+        if _asks_claim5(size, walls, blocks, plan, max_states):
             if games is None:
                 games = OneBlockGames(size, free, goal_board)
             dead_with = games.dead_with(t)
@@ -553,6 +597,12 @@ def search_draw(
 # on smaller boards its games cost more than the states they spare (6x6 OOD: 50,600; 5x5 OOD: 9,520;
 # 6x6 ID, 2 blocks: 10,962). Only the time depends on it: skipped dead states change no verdict.
 CLAIM5_STATES = 20_000
+
+
+def _asks_claim5(size: int, walls: int, blocks: int, plan: bool, max_states: int) -> bool:
+    """Whether :func:`search_draw` asks Claim 5: a verdict search on a large enough board."""
+    bound = state_bound(size, walls, blocks)
+    return not plan and CLAIM5_STATES <= bound <= max_states
 
 
 def state_bound(size: int, walls: int, blocks: int) -> int:
@@ -589,17 +639,17 @@ def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_
 
     def accept(rows: np.ndarray, j: int) -> bool:
         drawn = rows[j, :k].tolist()
-        games = None
+        # Claims 4 and 5 share the draw's games where the verdict search asks Claim 5
+        games = one_block_games(size, w, n, drawn) if claim5 else None
         # Claim 4 (with one block it is the whole game: the search alone then)
-        if n >= 2:
-            games = one_block_games(size, w, n, drawn)  # Claims 4 and 5 share the draw's games
-            if one_block_refuses(size, w, n, drawn, games):
-                return False  # unsolvable: its search would refuse it
+        if n >= 2 and one_block_refuses(size, w, n, drawn, games):
+            return False  # unsolvable: its search would refuse it
         result = search_draw(size, w, n, drawn, max_states=max_states, plan=plan, games=games)
         if result.solved:
             found.append(result)
         return result.solved
 
+    claim5 = n >= 2 and _asks_claim5(size, w, n, plan, max_states)
     key = (DOMAIN, size, w, n)
     # a block count drawn from a range is drawn again before the next call's rows: none carried would fit
     carry = params["blocks_range"][0] == params["blocks_range"][1]
