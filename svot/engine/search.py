@@ -132,6 +132,7 @@ class SearchStepper:
         self._moves_cache: dict | None | bool = False
         self._walks_cache: tuple | None | bool = False
         self._rows = _Rows()  # specialised rows by (pivot, the static bits they read): see _specialise
+        self._push_rows = _Rows()  # the region search's specialised steps by (trigger bit, static bits read): _pushes
         static_preds = task.domain.static_predicates
         self.static_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] in static_preds))
 
@@ -241,6 +242,7 @@ class SearchStepper:
         dead_any: int = 0,
         dead_all: Sequence[int] = (),
         is_dead: Callable[[int], bool] | None = None,
+        dead_with: Callable[[int, int], tuple[int, int]] | None = None,
     ) -> Reach:
         """Whether a goal state is reachable: :meth:`bfs`'s verdict, without a plan.
 
@@ -258,6 +260,15 @@ class SearchStepper:
         When the dead states do not depend on the pivot atom (no pivot bit in
         ``dead_any`` or ``dead_all``, no ``is_dead``), the search is
         :meth:`_reach_by_regions`; otherwise :meth:`_reach_by_states`.
+
+        ``dead_with(bits, q)``, read by the region search only (an optional pruning: a search may
+        skip any dead state, or none): ``bits`` are the non-pivot bits a step just set and ``q`` the
+        successor's pivot bit; it answers ``(known, dead)``, pivot bits, with every state holding
+        ``bits`` and a pivot atom in ``dead`` unable to reach the goal; ``known`` (``q`` taken as
+        known) are those it has decided, kept for the rest of the search. A step to a dead successor
+        is not followed; the walks and steps of a region flooded from a live state are followed
+        whatever ``dead_with`` says of them (a dead state reaches no goal: following it changes no
+        verdict).
         """
         if self.internal or self._moves() is None:
             r = self._bfs_generic(init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead)
@@ -270,10 +281,14 @@ class SearchStepper:
         piv = s0 & pm
         single = piv and not piv & (piv - 1)
         if single and is_dead is None and self._walks() is not None and not (dead_any | watch_mask) & pm:
-            return self._reach_by_regions(s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states)
+            return self._reach_by_regions(
+                s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states, dead_with
+            )
         return self._reach_by_states(s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, is_dead, max_states)
 
-    def _reach_by_regions(self, s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states) -> Reach:
+    def _reach_by_regions(
+        self, s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states, dead_with=None
+    ) -> Reach:
         """:meth:`reachable` region by region: from a live state, every state its walks reach
         (:meth:`_walks`: steps that only move the pivot atom) at once, on bitboards, then the other steps
         from the cells that may take one.
@@ -283,11 +298,25 @@ class SearchStepper:
         with them, ``closed`` to those whose walks were followed. A walk keeps the non-pivot bits, and no
         dead test reads a pivot bit, so a walk from a live state is live and needs no test. The pivot
         predicate is balanced (:func:`~svot.engine.grounded.pivot_predicate`) and ``s0`` holds one atom
-        of it, so every state met holds exactly one.
+        of it, so every state met holds exactly one. ``dead_with`` (see :meth:`reachable`) reads the
+        pivot, so it is asked only after a step other than a walk: a refuted successor is not followed,
+        and a live state's walks are followed whatever it would say of them (a dead state reaches no
+        goal, so following one changes no verdict; the live states met are all followed).
         """
         pm = self.pivot_mask
-        steps, trig, always = self._walks()
-        fluent = ~self.static_mask
+        steps = self._walks()[0]
+        pushes = self._pushes
+        local: dict[int, tuple] = {}  # trigger bit -> its specialised steps, for this search's st
+        always = pushes(0, st)
+        local[0] = always
+        always = always[0] or always[1]
+        verdicts: dict[int, tuple[int, int]] = {}  # dead_with's answers: bit -> (pivots known, pivots dead)
+        grid = _grid_steps(steps)
+        if grid is not None:
+            offsets, (k1, src1), (k2, src2), (k3, src3), (k4, src4) = grid
+            st_blocked = 0
+            for o in offsets:
+                st_blocked |= st >> o if o >= 0 else st << -o
         goal_np, goal_neg_np = goal_pos & ~pm, goal_neg & ~pm
         goal_piv, goal_neg_piv = goal_pos & pm, goal_neg & pm
         # the pivot atoms a state may hold and meet the goal's pivot part (it holds one: at most one goal_piv)
@@ -308,7 +337,18 @@ class SearchStepper:
             done = closed.get(rest, 0)
             if s & done:
                 continue  # its region was followed from another state
-            region = _flood(s & pm, done, rest | st, steps, pm)
+            if grid is None:
+                region = _flood(s & pm, done, rest | st, steps, pm)
+            else:  # _flood's four moves with st's blocked cells read once per search
+                blocked = done | st_blocked
+                for o in offsets:
+                    blocked |= rest >> o if o >= 0 else rest << -o
+                ok = pm & ~blocked
+                s1, s2, s3, s4 = src1 & ok >> k1, src2 & ok >> k2, src3 & ok << k3, src4 & ok << k4
+                region = front = s & pm
+                while front:
+                    front = ((front & s1) << k1 | (front & s2) << k2 | (front & s3) >> k3 | (front & s4) >> k4) & ~region
+                    region |= front
             closed[rest] = done | region
             met = seen[rest]
             fresh = region & ~met
@@ -316,45 +356,80 @@ class SearchStepper:
             n += fresh.bit_count()
             if rest & goal_np == goal_np and not rest & goal_neg_np and fresh & goal_cells:
                 return Reach(True, n, True)
-            # the region's (cell, an agent action's candidates) where a step other than a walk may
-            # apply: it needs one of rest's bits, or none
-            tries = [ca for ca in always if ca[0] & region]
+            # the steps other than walks from the region: those that need one of rest's bits, or none
+            # (_pushes: the ground actions specialised to st and to the bit being held)
+            unset = ~rest & watch_mask
             x = rest
-            while x:
+            low = 0
+            if not always:  # none to try at every state: start at rest's lowest bit
                 low = x & -x
                 x ^= low
-                for ca in trig.get(low, ()):
-                    if ca[0] & region:
-                        tries.append(ca)
-            unset = ~rest & watch_mask
-            for c, cands in tries:
-                x = rest | c | st  # the ground actions as grounded, static preconditions included
-                for pos, neg, keep, add, walk in cands:  # the first applicable candidate is the engine's
-                    if x & pos == pos and not x & neg:
-                        break
-                else:
-                    continue
-                if walk:
-                    continue  # its target is in the region
-                t = ((x & keep) | add) & fluent
-                q = t & pm
-                t_np = t ^ q
-                old = seen.get(t_np, 0)
-                if old & q:
-                    continue  # met before
-                seen[t_np] = old | q
-                n += 1
-                if t & goal_pos == goal_pos and not t & goal_neg:
-                    return Reach(True, n, True)
-                if t & dead_any:
-                    continue
-                new = t & unset
-                if new and _completes_a_mask(t, new, watch):
-                    continue
-                h = (t & goal_pos).bit_count()
-                stacks[h].append(t)
-                if h > top:
-                    top = h
+            while True:
+                sp = local.get(low)
+                if sp is None:
+                    sp = local[low] = pushes(low, st)
+                singles, multis = sp
+                for c, pos, neg, keep, add in singles:
+                    if c & region and not rest & neg and rest & pos == pos:
+                        t = (rest | c) & keep | add
+                        q = t & pm
+                        t_np = t ^ q
+                        old = seen.get(t_np, 0)
+                        if old & q:
+                            continue  # met before
+                        seen[t_np] = old | q
+                        n += 1
+                        if t & goal_pos == goal_pos and not t & goal_neg:
+                            return Reach(True, n, True)
+                        if t & dead_any:
+                            continue
+                        new = t & unset
+                        if new and _completes_a_mask(t, new, watch):
+                            continue
+                        if dead_with is not None:
+                            b = t_np & ~rest  # the bits the step set, besides the pivot
+                            kd = verdicts.get(b)
+                            if kd is None or not kd[0] & q:
+                                kd = verdicts[b] = _ask(dead_with, b, q, kd)
+                            if kd[1] & q:
+                                continue
+                        h = (t & goal_pos).bit_count()
+                        stacks[h].append(t)
+                        if h > top:
+                            top = h
+                for c, cands in multis or ():
+                    if not c & region:
+                        continue
+                    for pos, neg, keep, add, walk in cands:  # the first applicable candidate is the engine's
+                        if not rest & neg and rest & pos == pos:
+                            break
+                    else:
+                        continue
+                    if walk:
+                        continue  # its target is in the region
+                    t = (rest | c) & keep | add
+                    q = t & pm
+                    t_np = t ^ q
+                    old = seen.get(t_np, 0)
+                    if old & q:
+                        continue  # met before
+                    seen[t_np] = old | q
+                    n += 1
+                    if t & goal_pos == goal_pos and not t & goal_neg:
+                        return Reach(True, n, True)
+                    if t & dead_any:
+                        continue
+                    new = t & unset
+                    if new and _completes_a_mask(t, new, watch):
+                        continue
+                    h = (t & goal_pos).bit_count()
+                    stacks[h].append(t)
+                    if h > top:
+                        top = h
+                if not x:
+                    break
+                low = x & -x
+                x ^= low
             if n > max_states:
                 return Reach(False, n, False)
 
@@ -376,6 +451,56 @@ class SearchStepper:
         if self._walks_cache is False:
             self._walks_cache = _walk_steps(self.buckets, self.pivot_mask, self.static_mask)
         return self._walks_cache
+
+    def _pushes(self, low: int, st: int) -> tuple:
+        """The region search's steps other than walks that :meth:`_walks` lists under trigger bit ``low``
+        (0: ``always``), specialised to a state holding ``low`` with static bits ``st``: ``(singles, multis)``.
+
+        A candidate is dropped when it cannot apply to such a state: a static precondition that ``st``
+        denies, ``low`` or its own pivot bit ``c`` among its negative preconditions, another pivot bit
+        among its positive ones (the state's other bits, ``rest``, hold none). The rest keep only the
+        preconditions left to test on ``rest``: ``pos`` less statics, ``c`` and ``low``; ``neg`` less
+        statics and pivot bits. Candidates after one that always applies are dropped (the engine takes
+        the first that applies). A pair left with one candidate, not a walk, is a single
+        ``(c, pos, neg, keep, add)``; others stay ``(c, ((pos, neg, keep, add, walk), ...))``. Its
+        successor is ``(rest | c) & keep | add``: no ground action adds or deletes a static bit.
+        Kept per stepper by ``(low, st & the static bits its candidates read)``."""
+        cache = self._push_rows
+        reads = cache.reads.get(low)
+        if reads is None:
+            steps, trig, always = self._walks()
+            pairs = trig.get(low, ()) if low else always
+            reads = 0
+            for _c, cands in pairs:
+                for pos, neg, _keep, _add, _walk in cands:
+                    reads |= (pos | neg) & self.static_mask
+            cache.reads[low] = reads
+        key = (low, st & reads)
+        out = cache.rows.get(key)
+        if out is None:
+            if len(cache.rows) >= _ROWS_LIMIT:
+                cache.rows.clear()
+            out = cache.rows[key] = self._specialise_pushes(low, st)
+        return out
+
+    def _specialise_pushes(self, low: int, st: int) -> tuple:
+        static, pm = self.static_mask, self.pivot_mask
+        trig, always = self._walks()[1:]
+        singles, multis = [], []
+        for c, cands in trig.get(low, ()) if low else always:
+            kept = []
+            for pos, neg, keep, add, walk in cands:
+                if pos & static & ~st or neg & (st | c | low) or pos & pm & ~c:
+                    continue
+                pos_r, neg_r = pos & ~static & ~c & ~low, neg & ~static & ~pm
+                kept.append((pos_r, neg_r, keep, add, walk))
+                if not pos_r and not neg_r:
+                    break  # always applies: the later ones are never taken
+            if len(kept) == 1 and not kept[0][4]:
+                singles.append((c, *kept[0][:4]))
+            elif kept and any(not k[4] for k in kept):
+                multis.append((c, tuple(kept)))
+        return tuple(singles), tuple(multis) or None
 
     def _reach_by_states(
         self, s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, is_dead, max_states
@@ -578,6 +703,26 @@ class _Rows:
                 self.rows.clear()
             out = self.rows[key] = _specialised_row(moves, static, st, piv)
         return out
+
+
+def _ask(dead_with: Callable[[int, int], tuple[int, int]], b: int, q: int, kd: tuple | None) -> tuple[int, int]:
+    """``dead_with(b, q)``'s answer merged with what was known of ``b``: (pivots known, pivots dead)."""
+    known, dead = dead_with(b, q)
+    known |= q
+    return (known | kd[0], dead | kd[1]) if kd else (known, dead)
+
+
+def _grid_steps(steps: tuple):
+    """``(offsets, up1, up2, down1, down2)`` when ``steps`` (see :func:`_flood`) is one group of two shifts
+    toward higher bits and two toward lower (a grid's four moves, ``k`` positive in each), else None."""
+    if len(steps) != 1:
+        return None
+    offsets, shifts = steps[0]
+    up = [(k, src) for k, src in shifts if k >= 0]
+    down = [(-k, src) for k, src in shifts if k < 0]
+    if len(up) != 2 or len(down) != 2:
+        return None
+    return (offsets, *up, *down)
 
 
 def _flood(start: int, done: int, x: int, steps: tuple, pm: int) -> int:

@@ -274,3 +274,28 @@ def test_reachable_reports_a_capped_search_as_incomplete():
     start = bound.init & grounding.stepper.pivot_mask
     got = grounding.stepper.reachable(bound.init, bound.goal_pos | start, bound.goal_neg | start, max_states=3)
     assert not got.found and not got.complete and got.states > 3
+
+
+def test_region_search_reads_dead_with_only_to_skip_steps():
+    """dead_with: answers that refute nothing leave the region search's states as they were; answers that
+    refute every pivot after each step leave only the start's region (no kept problem is solved there,
+    as every goal needs a push); a calls' log shows it is asked of the bits a step set."""
+    size = 5
+    t = sokoban.atom_bits(size)
+    stepper = t.grounding.stepper
+    rng = np.random.default_rng(9)
+    pm = stepper.pivot_mask
+    asked = []
+
+    def nothing(bits, q):
+        asked.append((bits, q))
+        return 0, 0
+
+    for _ in range(10):
+        p = generate("sokoban", size, "ood", rng, plan=False).problem
+        bound = t.grounding.bind(p)
+        plain = stepper.reachable(bound.init, bound.goal_pos)
+        assert plain.found
+        assert stepper.reachable(bound.init, bound.goal_pos, dead_with=nothing) == plain
+        assert not stepper.reachable(bound.init, bound.goal_pos, dead_with=lambda bits, q: (pm, pm)).found
+    assert asked and all(bits and not bits & pm and q & pm and not q & (q - 1) for bits, q in asked)

@@ -57,6 +57,8 @@ def check_against_plain(layout: dict) -> None:
     if sokoban.one_block_refuses(*_as_draw(layout)):
         assert plain is None, f"Claim 4 refused a solvable layout: {layout}"
     assert pruned.plan == plain, layout
+    if len(layout["blocks"]) == len(layout["goals"]):  # the verdict search (Claims 1 and 5)
+        assert sokoban.search_draw(*_as_draw(layout), plan=False).solved == (plain is not None), layout
     assert solve("sokoban", layout, prune=False) == plain
 
 

@@ -330,20 +330,140 @@ def block_reaches_a_goal(size: int, free: int, player: int, block: int, goals: i
     return False
 
 
-def one_block_refuses(size: int, walls: int, blocks: int, drawn: list[int]) -> bool:
+def one_block_refuses(
+    size: int, walls: int, blocks: int, drawn: list[int], games: "OneBlockGames | None" = None
+) -> bool:
     """Claim 4 on a draw (cell indices: walls, the player, the blocks, the goals): True when some block
-    cannot reach any goal square even alone with the player (certainly unsolvable)."""
+    cannot reach any goal square even alone with the player (certainly unsolvable). ``games``: the
+    draw's one-block games (:func:`one_block_games`), kept for its search's Claim 5; without them, a
+    lean game per block (what a draw searched without Claim 5 needs: keeping verdicts costs more)."""
+    player = 1 << drawn[walls]
+    if games is not None:
+        for i in drawn[walls + 1 : walls + 1 + blocks]:
+            if not games.reaches(1 << i, player):
+                return True
+        return False
     wall_board = goal_board = 0
     for i in drawn[:walls]:
         wall_board |= 1 << i
     for i in drawn[walls + 1 + blocks :]:
         goal_board |= 1 << i
     free = board(size).full & ~wall_board
-    player = 1 << drawn[walls]
     for i in drawn[walls + 1 : walls + 1 + blocks]:
         if not block_reaches_a_goal(size, free, player, 1 << i, goal_board):
             return True
     return False
+
+
+def one_block_games(size: int, walls: int, blocks: int, drawn: list[int]) -> "OneBlockGames":
+    """A draw's :class:`OneBlockGames` (cell indices: walls, the player, the blocks, the goals)."""
+    wall_board = goal_board = 0
+    for i in drawn[:walls]:
+        wall_board |= 1 << i
+    for i in drawn[walls + 1 + blocks :]:
+        goal_board |= 1 << i
+    return OneBlockGames(size, board(size).full & ~wall_board, goal_board)
+
+
+# Claim 5 (Claim 4 in every state). A state's play read on the player and block i alone is a play of
+# block i's one-block game from the player's and the block's cells (Claim 4's argument holds from any
+# state), so if that game never gets block i onto a goal square the state is dead. The game's verdict
+# depends on the player's cell only through the player's region around the block (the cells it walks
+# to in the free cells but the block's): one verdict per (block cell, region). A game explored to its
+# end without meeting a goal square refutes every position it met (each reaches only positions met);
+# one that meets one proves alive the positions on the way. The verdict search asks it after each
+# push, of the pushed block (the other blocks' regions are unchanged: the player moved between two
+# adjacent free cells, neither of them theirs); a walk changes no region.
+
+
+class OneBlockGames:
+    """Claim 4/5 verdicts of one draw's one-block games, kept: ``dead[x]``/``live[x]`` are the player
+    cells known to refute/prove the block's game with the block on cell index ``x``."""
+
+    def __init__(self, size: int, free: int, goals: int):
+        self.size, self.free, self.goals = size, free, goals
+        self.dead: dict[int, int] = {}
+        self.live: dict[int, int] = {}  # a block on a goal square: alive wherever the player is
+        while goals:
+            g = goals & -goals
+            self.live[g.bit_length() - 1] = free
+            goals ^= g
+
+    def reaches(self, block: int, player: int) -> bool:
+        """Whether the one-block game from these cells (bitboards) gets the block onto a goal square."""
+        x0 = block.bit_length() - 1
+        if player & self.live.get(x0, 0):
+            return True
+        if player & self.dead.get(x0, 0):
+            return False
+        b = board(self.size)
+        n, nc0, ncl = self.size, b.not_col0, b.not_col_last
+        free, goals, dead, live = self.free, self.goals, self.dead, self.live
+        explored: dict[int, int] = {}  # block cell -> the player cells already walked to with it there
+        nodes: list[tuple[int, int, int]] = []  # (block cell index, region, the node it was pushed from)
+        todo = [(block, player, -1)]
+        while todo:
+            x, p, parent = todo.pop()
+            xi = x.bit_length() - 1
+            done = explored.get(x, 0)
+            if p & done or p & dead.get(xi, 0):
+                continue
+            open_cells = free & ~x
+            region = front = p
+            while front:
+                front = (front << n | front >> n | (front << 1) & nc0 | (front >> 1) & ncl) & open_cells & ~region
+                region |= front
+            nodes.append((xi, region, parent))
+            if p & live.get(xi, 0):
+                self._proved(nodes, len(nodes) - 1)
+                return True
+            explored[x] = done | region
+            here = len(nodes) - 1
+            pushed = 0  # the cells x+d: the player on x-d, x+d free; the player ends on x
+            if x >> n & region:
+                pushed |= x << n & free
+            if x << n & region:
+                pushed |= x >> n & free
+            if (x & nc0) >> 1 & region:
+                pushed |= (x << 1) & nc0 & free
+            if (x & ncl) << 1 & region:
+                pushed |= (x & nc0) >> 1 & free
+            if pushed & goals:  # onto a goal square: this position is alive
+                self._proved(nodes, here)
+                return True
+            while pushed:
+                y = pushed & -pushed
+                todo.append((y, x, here))
+                pushed ^= y
+        for xi, region, _parent in nodes:  # every position met reaches only positions met: none a goal
+            dead[xi] = dead.get(xi, 0) | region
+        return False
+
+    def _proved(self, nodes: list, i: int) -> None:
+        """Mark alive the positions from ``nodes[i]`` back to the start (each pushes to the next)."""
+        live = self.live
+        while i >= 0:
+            xi, region, i = nodes[i]
+            live[xi] = live.get(xi, 0) | region
+
+    def dead_with(self, t: AtomBits):
+        """Claim 5 for :meth:`svot.engine.search.SearchStepper.reachable`: ``(bits, q)`` -> the pivot bits
+        known with them and those dead, when ``bits`` is one ``(block c)`` bit (else nothing known)."""
+        at_low, block_low = t.at_low, t.block_low
+        if at_low is None or block_low is None:
+            return None
+        cells = len(t.block)
+        reaches, live, dead = self.reaches, self.live, self.dead
+
+        def ask(bits: int, q: int) -> tuple[int, int]:
+            x = bits.bit_length() - 1 - block_low
+            if bits & (bits - 1) or not 0 <= x < cells:
+                return 0, 0
+            reaches(1 << x, q >> at_low)  # q's cell is then in live[x] or dead[x]
+            d = dead.get(x, 0)
+            return (live.get(x, 0) | d) << at_low, d << at_low
+
+        return ask
 
 
 # --- the sampler's loop ----------------------------------------------------------------
@@ -351,7 +471,8 @@ def one_block_refuses(size: int, walls: int, blocks: int, drawn: list[int]) -> b
 # Each draw is screened by Claims 1–3 at the start (numpy, a batch of draws at
 # once: svot.domains.sokoban.screen), and the survivors, in draw order, by Claim 4
 # (a fifth of a search's time; it refuses most unsolvable survivors) and then the
-# same pruned search as :func:`search`, on bits read straight off the shared
+# same pruned search as :func:`search` (with plan=False the verdict search, with
+# Claim 5 on the one-block games Claim 4 played, kept), on bits read straight off the shared
 # grounding (no Problem is built for a refused layout). The first draw the
 # search solves is kept, as in a one-by-one loop: the same draws, the same
 # problem, the same plan (tests compare with that loop).
@@ -369,6 +490,9 @@ class AtomBits:
             for c in range(size - 1)
         ]
         self._blocks_on: dict[int, int] = {}
+        # the (at c) and (block c) bits run in cell order from these bits (None if not: Claim 5 is then off)
+        self.at_low = _run_start(self.at)
+        self.block_low = _run_start(self.block)
 
     def blocks_on(self, cells: int) -> int:
         """The ``(block c)`` bits of the cells of a bitboard (kept: a draw asks for some 25 windows)."""
@@ -392,6 +516,12 @@ class AtomBits:
 atom_bits = kept_per_size(DOMAIN, AtomBits)
 
 
+def _run_start(bits: list[int]) -> int | None:
+    """The position of ``bits[0]`` when ``bits[i]`` is the bit ``i`` places above it for every ``i``."""
+    low = bits[0].bit_length() - 1
+    return low if all(b == 1 << (low + i) for i, b in enumerate(bits)) else None
+
+
 def initial_bits(t: AtomBits, walls: int, blocks: int, drawn: list[int]) -> tuple[int, int, int, int]:
     """A draw's ``(init, goal_pos, wall board, goal board)``: the bound problem's initial bits and goal
     mask over the size's shared grounding (what ``bind`` of its Problem gives; a test checks them), and
@@ -412,7 +542,14 @@ def initial_bits(t: AtomBits, walls: int, blocks: int, drawn: list[int]) -> tupl
 
 
 def search_draw(
-    size: int, walls: int, blocks: int, drawn: list[int], *, max_states: int = MAX_STATES, plan: bool = True
+    size: int,
+    walls: int,
+    blocks: int,
+    drawn: list[int],
+    *,
+    max_states: int = MAX_STATES,
+    plan: bool = True,
+    games: "OneBlockGames | None" = None,
 ) -> SearchResult:
     """:func:`search` on the layout of a draw (walls, player, blocks, goals as cell indices), without a Problem.
 
@@ -423,7 +560,8 @@ def search_draw(
 
     ``plan=False`` asks only for the verdict, from the engine's
     :meth:`~svot.engine.search.SearchStepper.reachable` (the same successors, the
-    dead states of Claim 1 only, no plan: ``SearchResult.plan`` is then ``[]`` when
+    dead states of Claim 1, and of Claim 5 from :data:`CLAIM5_STATES` up (``games``: the draw's
+    :class:`OneBlockGames`, else new ones), no plan: ``SearchResult.plan`` is then ``[]`` when
     solvable), where no search of the layout can reach ``max_states`` states
     (:func:`state_bound`): the verdict is then breadth-first search's (whatever
     dead states it skips, as none can reach the goal). Otherwise
@@ -436,8 +574,13 @@ def search_draw(
     dead_any = t.blocks_on(free & ~b.live(free, goal_board))
     stepper = t.grounding.stepper
     if not plan and state_bound(size, walls, blocks) <= max_states:
-        # Claim 1 only: Claim 3's windows cost a verdict more to set up than they save it
-        reach = stepper.reachable(init, goal_pos, 0, max_states=max_states, dead_any=dead_any)
+        # Claims 1 and 5 (on large boards): Claim 3's windows cost a verdict more to set up than they save it
+        dead_with = None
+        if _asks_claim5(size, walls, blocks, plan, max_states):
+            if games is None:
+                games = OneBlockGames(size, free, goal_board)
+            dead_with = games.dead_with(t)
+        reach = stepper.reachable(init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_with=dead_with)
         return SearchResult([] if reach.found else None, reach.states, reach.complete)
     dead_all = []
     for w in t.windows:
@@ -448,6 +591,18 @@ def search_draw(
         if open_cells & ~goal_board and open_cells.bit_count() <= blocks:
             dead_all.append(t.blocks_on(open_cells))
     return stepper.bfs(init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_all=dead_all)
+
+
+# The verdict search asks Claim 5 where a layout's states may number at least this many (state_bound):
+# on smaller boards its games cost more than the states they spare (6x6 OOD: 50,600; 5x5 OOD: 9,520;
+# 6x6 ID, 2 blocks: 10,962). Only the time depends on it: skipped dead states change no verdict.
+CLAIM5_STATES = 20_000
+
+
+def _asks_claim5(size: int, walls: int, blocks: int, plan: bool, max_states: int) -> bool:
+    """Whether :func:`search_draw` asks Claim 5: a verdict search on a large enough board."""
+    bound = state_bound(size, walls, blocks)
+    return not plan and CLAIM5_STATES <= bound <= max_states
 
 
 def state_bound(size: int, walls: int, blocks: int) -> int:
@@ -484,14 +639,17 @@ def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_
 
     def accept(rows: np.ndarray, j: int) -> bool:
         drawn = rows[j, :k].tolist()
+        # Claims 4 and 5 share the draw's games where the verdict search asks Claim 5
+        games = one_block_games(size, w, n, drawn) if claim5 else None
         # Claim 4 (with one block it is the whole game: the search alone then)
-        if n >= 2 and one_block_refuses(size, w, n, drawn):
+        if n >= 2 and one_block_refuses(size, w, n, drawn, games):
             return False  # unsolvable: its search would refuse it
-        result = search_draw(size, w, n, drawn, max_states=max_states, plan=plan)
+        result = search_draw(size, w, n, drawn, max_states=max_states, plan=plan, games=games)
         if result.solved:
             found.append(result)
         return result.solved
 
+    claim5 = n >= 2 and _asks_claim5(size, w, n, plan, max_states)
     key = (DOMAIN, size, w, n)
     # a block count drawn from a range is drawn again before the next call's rows: none carried would fit
     carry = params["blocks_range"][0] == params["blocks_range"][1]
