@@ -196,6 +196,9 @@ def main(argv=None) -> int:
     psecs = args.pddlgym_seconds if args.pddlgym_seconds is not None else (1.0 if args.quick else 5.0)
     pool = args.pool_size if args.pool_size is not None else (128 if args.quick else None)
     domains = [d.strip() for d in args.domains.split(",") if d.strip()]
+    unknown = [d for d in domains if d not in ENV_CLASSES]
+    if unknown:
+        ap.error(f"--domains: unknown domain(s) {', '.join(unknown)}; choose from {', '.join(ENV_CLASSES)}")
     if args.every_size:
         return _every_size(domains, secs, args.seed)
 
