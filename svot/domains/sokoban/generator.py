@@ -192,6 +192,28 @@ class Board:
                 return reach
             reach = new
 
+    def one_block_moves(self, free: int, x: int, p: int) -> tuple[int, int]:
+        """Claims 4–5's one-block game at block cell ``x`` with the player on ``p`` (one bit each):
+        ``(region, pushed)``, the cells the player walks to (a flood of the free cells but ``x``) and
+        the cells the block can be pushed to (x+d with the player on x-d in the region and x+d free;
+        the player then ends on x)."""
+        n, nc0, ncl = self.size, self.not_col0, self.not_col_last
+        open_cells = free & ~x
+        region = front = p
+        while front:
+            front = (front << n | front >> n | (front << 1) & nc0 | (front >> 1) & ncl) & open_cells & ~region
+            region |= front
+        pushed = 0
+        if x >> n & region:
+            pushed |= x << n & free
+        if x << n & region:
+            pushed |= x >> n & free
+        if (x & nc0) >> 1 & region:
+            pushed |= (x << 1) & nc0 & free
+        if (x & ncl) << 1 & region:
+            pushed |= (x & nc0) >> 1 & free
+        return region, pushed
+
 
 @functools.lru_cache(maxsize=None)
 def board(size: int) -> Board:
@@ -294,7 +316,6 @@ def block_reaches_a_goal(size: int, free: int, player: int, block: int, goals: i
     """Claim 4 for one block (bitboards: ``player``, ``block`` one bit each): False when its one-block
     game never gets it onto one of ``goals``, so the layout is certainly unsolvable."""
     b = board(size)
-    n, nc0, ncl = size, b.not_col0, b.not_col_last
     explored: dict[int, int] = {}  # block cell -> the player cells already walked to with it there
     todo = [(block, player)]
     while todo:
@@ -304,23 +325,8 @@ def block_reaches_a_goal(size: int, free: int, player: int, block: int, goals: i
             continue
         if x & goals:
             return True
-        # the player's region around the block: a flood of the free cells but x
-        open_cells = free & ~x
-        region = front = p
-        while front:
-            front = (front << n | front >> n | (front << 1) & nc0 | (front >> 1) & ncl) & open_cells & ~region
-            region |= front
+        region, pushed = b.one_block_moves(free, x, p)
         explored[x] = done | region
-        # a push moves the block from x to x+d with the player on x-d, x+d free; the player ends on x
-        pushed = 0  # the cells x+d
-        if x >> n & region:
-            pushed |= x << n & free
-        if x << n & region:
-            pushed |= x >> n & free
-        if (x & nc0) >> 1 & region:
-            pushed |= (x << 1) & nc0 & free
-        if (x & ncl) << 1 & region:
-            pushed |= (x & nc0) >> 1 & free
         if pushed & goals:
             return True
         while pushed:
@@ -396,8 +402,7 @@ class OneBlockGames:
             return True
         if player & self.dead.get(x0, 0):
             return False
-        b = board(self.size)
-        n, nc0, ncl = self.size, b.not_col0, b.not_col_last
+        moves = board(self.size).one_block_moves
         free, goals, dead, live = self.free, self.goals, self.dead, self.live
         explored: dict[int, int] = {}  # block cell -> the player cells already walked to with it there
         nodes: list[tuple[int, int, int]] = []  # (block cell index, region, the node it was pushed from)
@@ -408,26 +413,13 @@ class OneBlockGames:
             done = explored.get(x, 0)
             if p & done or p & dead.get(xi, 0):
                 continue
-            open_cells = free & ~x
-            region = front = p
-            while front:
-                front = (front << n | front >> n | (front << 1) & nc0 | (front >> 1) & ncl) & open_cells & ~region
-                region |= front
+            region, pushed = moves(free, x, p)
             nodes.append((xi, region, parent))
             if p & live.get(xi, 0):
                 self._proved(nodes, len(nodes) - 1)
                 return True
             explored[x] = done | region
             here = len(nodes) - 1
-            pushed = 0  # the cells x+d: the player on x-d, x+d free; the player ends on x
-            if x >> n & region:
-                pushed |= x << n & free
-            if x << n & region:
-                pushed |= x >> n & free
-            if (x & nc0) >> 1 & region:
-                pushed |= (x << 1) & nc0 & free
-            if (x & ncl) << 1 & region:
-                pushed |= (x & nc0) >> 1 & free
             if pushed & goals:  # onto a goal square: this position is alive
                 self._proved(nodes, here)
                 return True
