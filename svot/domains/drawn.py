@@ -106,12 +106,14 @@ class RawDraws:
         """``rng.choice(n, size, replace=False)`` for ``n <= 10000`` (numpy's Floyd path)."""
         if replace or n > 10000 or not 0 <= size <= n:
             raise ValueError(f"RawDraws.choice({n}, {size}): only numpy's Floyd path (replace=False, 0 <= size <= n <= 10000)")
-        # integers(k) inlined (a call per draw costs more than the draw): the buffer read, Lemire's product,
-        # and the rare maybe-biased product handed to _reject; integers(1) draws nothing
+        # one loop for Floyd's draws (j < n: integers(j + 1)) and then the shuffle's (t = top - j:
+        # integers(t + 1)), integers(k) inlined (a call per draw costs more than the draw): the buffer
+        # read, Lemire's product, the rare maybe-biased product handed to _reject; integers(1) draws nothing
         buf, i = self._buf, self._i
         picked: list[int] = []
-        for j in range(n - size, n):
-            k = j + 1
+        top = n + size - 1
+        for j in range(n - size, top):
+            k = j + 1 if j < n else top - j + 1
             if k == 1:
                 v = 0
             else:
@@ -125,20 +127,11 @@ class RawDraws:
                     buf, i = self._buf, self._i
                 else:
                     v = m >> 32
-            picked.append(j if v in picked else v)
-        for t in range(size - 1, 0, -1):
-            k = t + 1
-            if i == len(buf):
-                buf, i = self._refill(), 0
-            m = buf[i] * k
-            i += 1
-            if m & _M32 < k:
-                self._i = i
-                j = self._reject(m, k)
-                buf, i = self._buf, self._i
+            if j < n:
+                picked.append(j if v in picked else v)
             else:
-                j = m >> 32
-            picked[t], picked[j] = picked[j], picked[t]
+                t = top - j
+                picked[t], picked[v] = picked[v], picked[t]
         self._i = i
         return picked
 
