@@ -369,7 +369,8 @@ class SearchStepper:
                 if sp is None:
                     sp = local[low] = pushes(low, st)
                 singles, multis = sp
-                for c, pos, neg, keep, add in singles:
+                # pairs with several candidates join as the engine's pick, in a single's shape
+                for c, pos, neg, keep, add in singles if multis is None else (*singles, *_picked(multis, rest, region)):
                     if c & region and not rest & neg and rest & pos == pos:
                         t = (rest | c) & keep | add
                         q = t & pm
@@ -397,35 +398,6 @@ class SearchStepper:
                         stacks[h].append(t)
                         if h > top:
                             top = h
-                for c, cands in multis or ():
-                    if not c & region:
-                        continue
-                    for pos, neg, keep, add, walk in cands:  # the first applicable candidate is the engine's
-                        if not rest & neg and rest & pos == pos:
-                            break
-                    else:
-                        continue
-                    if walk:
-                        continue  # its target is in the region
-                    t = (rest | c) & keep | add
-                    q = t & pm
-                    t_np = t ^ q
-                    old = seen.get(t_np, 0)
-                    if old & q:
-                        continue  # met before
-                    seen[t_np] = old | q
-                    n += 1
-                    if t & goal_pos == goal_pos and not t & goal_neg:
-                        return Reach(True, n, True)
-                    if t & dead_any:
-                        continue
-                    new = t & unset
-                    if new and _completes_a_mask(t, new, watch):
-                        continue
-                    h = (t & goal_pos).bit_count()
-                    stacks[h].append(t)
-                    if h > top:
-                        top = h
                 if not x:
                     break
                 low = x & -x
@@ -703,6 +675,22 @@ class _Rows:
                 self.rows.clear()
             out = self.rows[key] = _specialised_row(moves, static, st, piv)
         return out
+
+
+def _picked(multis: tuple, rest: int, region: int) -> list[tuple[int, int, int, int, int]]:
+    """Of :meth:`SearchStepper._pushes`' pairs with several candidates, those whose cell is in ``region``
+    and whose first applicable candidate on ``rest`` (the engine's) is not a walk, as ``(c, pos, neg,
+    keep, add)`` of that candidate, the shape of a single."""
+    out = []
+    for c, cands in multis:
+        if not c & region:
+            continue
+        for pos, neg, keep, add, walk in cands:  # the first applicable candidate is the engine's
+            if not rest & neg and rest & pos == pos:
+                if not walk:  # a walk's target is in the region
+                    out.append((c, pos, neg, keep, add))
+                break
+    return out
 
 
 def _ask(dead_with: Callable[[int, int], tuple[int, int]], b: int, q: int, kd: tuple | None) -> tuple[int, int]:
