@@ -46,7 +46,7 @@ from svot.errors import ProblemError
 from svot.problem_gen.grounding import shared_grounding
 
 MAX_ITEMS = 20  # Held-Karp holds 2^k × k distances: 20 items is 21 M int16 (42 MB)
-MIN_PLUS_ITEMS = 12  # from here a layer as one min-plus product beats a gather per item (same values)
+MIN_PLUS_ITEMS = 12  # from here a layer as one min-plus product beats an indexed read per item (same values)
 
 @functools.lru_cache(maxsize=None)
 def move_table(domain: str, size: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
@@ -185,7 +185,7 @@ def held_karp_plan(domain: str, size: int, player: Cell, items) -> list[int] | N
                     dp[src | (1 << j), j] = np.minimum((dp[src] + dist[:, j][None, :]).min(axis=1), inf)
             continue
         # reach[s, j] = min over i of dp[s, i] + dist[i, j] for the whole layer at once (a min-plus
-        # product, row by row of dist: contiguous, no per-j gather); non-members of s are inf there
+        # product, row by row of dist: contiguous, no per-j indexed read); non-members of s are inf there
         rows = dp[layer]
         reach = rows[:, 0:1] + dist[0][None, :]
         for i in range(1, k):
