@@ -131,6 +131,7 @@ class SearchStepper:
         self.buckets = [self._bucket(k) for k in self.keys]
         self._moves_cache: dict | None | bool = False
         self._walks_cache: tuple | None | bool = False
+        self._region_steps_cache: tuple | None = None
         self._rows = _Rows()  # specialised rows by (pivot, the static bits they read): see _specialise
         self._push_rows = _Rows()  # the region search's specialised steps by (trigger bit, static bits read): _pushes
         static_preds = task.domain.static_predicates
@@ -304,14 +305,13 @@ class SearchStepper:
         goal, so following one changes no verdict; the live states met are all followed).
         """
         pm = self.pivot_mask
-        steps = self._walks()[0]
+        steps, grid = self._region_steps()
         pushes = self._pushes
         local: dict[int, tuple] = {}  # trigger bit -> its specialised steps, for this search's st
         always = pushes(0, st)
         local[0] = always
         always = always[0] or always[1]
         verdicts: dict[int, tuple[int, int]] = {}  # dead_with's answers: bit -> (pivots known, pivots dead)
-        grid = _grid_steps(steps)
         if grid is not None:
             offsets, (k1, src1), (k2, src2), (k3, src3), (k4, src4) = grid
             st_blocked = 0
@@ -404,6 +404,14 @@ class SearchStepper:
                 x ^= low
             if n > max_states:
                 return Reach(False, n, False)
+
+    def _region_steps(self):
+        """``(steps, grid)``: :meth:`_walks`' steps and their :func:`_grid_steps` shape, read once."""
+        got = self._region_steps_cache
+        if got is None:
+            steps = self._walks()[0]
+            got = self._region_steps_cache = (steps, _grid_steps(steps))
+        return got
 
     def _walks(self):
         """The ground actions that only move the pivot atom (walks), as bitboard steps, or None.

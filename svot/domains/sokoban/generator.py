@@ -343,19 +343,24 @@ def one_block_refuses(
     cannot reach any goal square even alone with the player (certainly unsolvable). ``games``: the
     draw's one-block games (:func:`one_block_games`), kept for its search's Claim 5; without them, a
     lean game per block (what a draw searched without Claim 5 needs: keeping verdicts costs more)."""
-    player = 1 << drawn[walls]
-    if games is not None:
-        for i in drawn[walls + 1 : walls + 1 + blocks]:
-            if not games.reaches(1 << i, player):
-                return True
-        return False
     wall_board = goal_board = 0
     for i in drawn[:walls]:
         wall_board |= 1 << i
     for i in drawn[walls + 1 + blocks :]:
         goal_board |= 1 << i
     free = board(size).full & ~wall_board
-    for i in drawn[walls + 1 : walls + 1 + blocks]:
+    return _refuses(size, free, goal_board, drawn[walls], drawn[walls + 1 : walls + 1 + blocks], games)
+
+
+def _refuses(size: int, free: int, goal_board: int, player: int, blocks: list[int], games) -> bool:
+    """:func:`one_block_refuses` on the draw's boards (``player``, ``blocks``: cell indices)."""
+    player = 1 << player
+    if games is not None:
+        for i in blocks:
+            if not games.reaches(1 << i, player):
+                return True
+        return False
+    for i in blocks:
         if not block_reaches_a_goal(size, free, player, 1 << i, goal_board):
             return True
     return False
@@ -560,15 +565,29 @@ def search_draw(
     it is breadth-first search as with ``plan=True``.
     """
     t = atom_bits(size)
-    init, goal_pos, wall_board, goal_board = initial_bits(t, walls, blocks, drawn)
+    bits = initial_bits(t, walls, blocks, drawn)
+    return _search_bits(t, size, blocks, bits, _verdict_only(size, walls, blocks, plan, max_states), max_states, games)
+
+
+def _verdict_only(size: int, walls: int, blocks: int, plan: bool, max_states: int) -> bool | None:
+    """How :func:`search_draw` decides: None for breadth-first search, else the verdict search (True when
+    it asks Claim 5, on a large enough board)."""
+    if plan or state_bound(size, walls, blocks) > max_states:
+        return None
+    return _asks_claim5(size, walls, blocks, plan, max_states)
+
+
+def _search_bits(t: "AtomBits", size: int, blocks: int, bits: tuple, verdict, max_states: int, games) -> SearchResult:
+    """:func:`search_draw` on a draw's :func:`initial_bits` (the sampler reads them once per draw)."""
+    init, goal_pos, wall_board, goal_board = bits
     b = board(size)
     free = b.full & ~wall_board
     dead_any = t.blocks_on(free & ~b.live(free, goal_board))
     stepper = t.grounding.stepper
-    if not plan and state_bound(size, walls, blocks) <= max_states:
+    if verdict is not None:
         # Claims 1 and 5 (on large boards): Claim 3's windows cost a verdict more to set up than they save it
         dead_with = None
-        if _asks_claim5(size, walls, blocks, plan, max_states):
+        if verdict:
             if games is None:
                 games = OneBlockGames(size, free, goal_board)
             dead_with = games.dead_with(t)
@@ -612,16 +631,17 @@ def generate(
     """One solvable problem; ``plan=False`` (``SokobanSpec.plan_optional``) keeps the same draws and
     problem but decides solvability without a plan (:func:`search_draw`): ``Generated.plan`` is then None
     and :func:`svot.problem_gen.solve` gives ``plan=True``'s plan (the same breadth-first search)."""
-    params, drawn, attempt, result = _kept_draw(size, split, rng, plan, max_states)
+    params, drawn, attempt, (result, _bits) = _kept_draw(size, split, rng, plan, max_states)
     return _package(size, split, params, drawn, attempt, result.plan if plan else None)
 
 
 def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_states: int):
-    """The sampler's loop: ``(params, the kept draw's cell indices, attempts, its search's result)``."""
+    """The sampler's loop: ``(params, the kept draw's cell indices, attempts, (its search's result, its
+    initial_bits))``."""
     params = sampling_params(size, split, rng)  # the block count is drawn once, before any rejection
     w, n = params["walls"], params["blocks"]
     k = w + 1 + 2 * n
-    found: list[SearchResult] = []
+    found: list[tuple[SearchResult, tuple]] = []  # the kept draw's search result and initial bits
 
     def screen(rows: np.ndarray):
         if size <= MAX_SCREEN_SIZE and len(rows) > SCALAR_SCREEN_ROWS:
@@ -629,19 +649,25 @@ def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_
         # draw by draw, stopping at the one kept (a search refuses what Claim 3 refuses at the start)
         return (j for j in range(len(rows)) if not _quick_reject_draw(size, w, n, rows[j, :k].tolist()))
 
+    t = atom_bits(size)
+    full = board(size).full
+    verdict = _verdict_only(size, w, n, plan, max_states)
+    claim5 = n >= 2 and bool(verdict)
+
     def accept(rows: np.ndarray, j: int) -> bool:
         drawn = rows[j, :k].tolist()
+        bits = initial_bits(t, w, n, drawn)  # read once: Claim 4 and the search share the boards
+        free, goal_board = full & ~bits[2], bits[3]
         # Claims 4 and 5 share the draw's games where the verdict search asks Claim 5
-        games = one_block_games(size, w, n, drawn) if claim5 else None
+        games = OneBlockGames(size, free, goal_board) if claim5 else None
         # Claim 4 (with one block it is the whole game: the search alone then)
-        if n >= 2 and one_block_refuses(size, w, n, drawn, games):
+        if n >= 2 and _refuses(size, free, goal_board, drawn[w], drawn[w + 1 : w + 1 + n], games):
             return False  # unsolvable: its search would refuse it
-        result = search_draw(size, w, n, drawn, max_states=max_states, plan=plan, games=games)
+        result = _search_bits(t, size, n, bits, verdict, max_states, games)
         if result.solved:
-            found.append(result)
+            found.append((result, bits))
         return result.solved
 
-    claim5 = n >= 2 and _asks_claim5(size, w, n, plan, max_states)
     key = (DOMAIN, size, w, n)
     # a block count drawn from a range is drawn again before the next call's rows: none carried would fit
     carry = params["blocks_range"][0] == params["blocks_range"][1]
@@ -666,9 +692,8 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
     """:func:`generate`'s draws with ``plan=False`` (the same ``rng`` calls, the same verdicts) as the
     bits of the initial state over the size's shared grounding; the Problem (``generate(..., plan=False)``'s)
     is built when asked for. The search already reads the draw as bits: the env's reset starts from them."""
-    params, drawn, attempt, _result = _kept_draw(size, split, rng, False, MAX_STATES)
+    params, drawn, attempt, (_result, (init, goal_pos, _walls, _goals)) = _kept_draw(size, split, rng, False, MAX_STATES)
     t = atom_bits(size)
-    init, goal_pos, _walls, _goals = initial_bits(t, params["walls"], params["blocks"], drawn)
     build = functools.partial(_package, size, split, params, drawn, attempt, None)
     return DrawnBits(init, goal_pos, 0, t.grounding.shared, build)
 
