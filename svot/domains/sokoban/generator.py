@@ -722,7 +722,7 @@ SCALAR_SCREEN_ROWS = 32
 # not where few are (ID: 3-27; on 4x4 ID the reset is about 10 % faster than with SCALAR_SCREEN_ROWS
 # alone, while OOD loses about as much when its batches are screened draw by draw).
 SCALAR_MEAN_ATTEMPTS = 64
-_mean_attempts: dict[tuple[int, int, int], float] = {}
+_mean_attempts: dict[tuple, float] = {}  # only the time depends on it, as on the thresholds
 
 # The first batch of draws screened at once, per (size, walls, blocks): about as many as the last
 # problem needed (3 blocks on 6x6 take hundreds of draws, 1 block on 4x4 a few). Only the time
