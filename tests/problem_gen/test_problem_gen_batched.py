@@ -199,3 +199,18 @@ def test_draw_by_draw_screen_keeps_the_numpy_screens_draws(size, split, plan, mo
         got = [sokoban.generate(size, split, rng, plan=plan) for _ in range(6)]
         runs.append(([g.problem.to_pddl() for g in got], [g.plan for g in got], [g.params for g in got], rng.integers(1 << 62)))
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "ood"), (6, "id")])
+def test_claim4_asked_or_not_keeps_the_same_draws(size, split, monkeypatch):
+    """Claim 4 is asked only where the last problems took many draws (CLAIM4_MEAN_ATTEMPTS): asked on
+    every draw or on none (but where Claim 5 shares its games), the same problems, attempts and
+    generator state, since it refuses only draws the search refuses."""
+    runs = []
+    for threshold in (-1, 1 << 30):  # Claim 4 on every draw, then on none
+        monkeypatch.setattr(sokoban, "CLAIM4_MEAN_ATTEMPTS", threshold)
+        forget_carried()
+        rng = np.random.default_rng(size * 5 + (split == "ood"))
+        got = [sokoban.generate(size, split, rng, plan=False) for _ in range(6)]
+        runs.append(([g.problem.to_pddl() for g in got], [g.params for g in got], rng.integers(1 << 62)))
+    assert runs[0] == runs[1]
