@@ -466,8 +466,9 @@ class OneBlockGames:
 # --- the sampler's loop ----------------------------------------------------------------
 #
 # Each draw is screened by Claims 1–3 at the start (numpy, a batch of draws at
-# once: svot.domains.sokoban.screen), and the survivors, in draw order, by Claim 4
-# (a fifth of a search's time; it refuses most unsolvable survivors) and then the
+# once: svot.domains.sokoban.screen, or draw by draw where few are refused), and the
+# survivors, in draw order, by Claim 4 where many draws are refused (a fifth of a
+# search's time; it refuses most unsolvable survivors: CLAIM4_MEAN_ATTEMPTS) and then the
 # same pruned search as :func:`search` (with plan=False the verdict search, with
 # Claim 5 on the one-block games Claim 4 played, kept), on bits read straight off the shared
 # grounding (no Problem is built for a refused layout). The first draw the
