@@ -132,8 +132,10 @@ class SearchStepper:
         self._moves_cache: dict | None | bool = False
         self._walks_cache: tuple | None | bool = False
         self._region_steps_cache: tuple | None = None
-        self._rows = _Rows()  # specialised rows by (pivot, the static bits they read): see _specialise
-        self._push_rows = _Rows()  # the region search's specialised steps by (trigger bit, static bits read): _pushes
+        # specialised rows by (pivot, the static bits they read): see _specialise
+        self._rows = _Rows(self._move_reads, self._move_row)
+        # the region search's specialised steps by (trigger bit, static bits read): _pushes
+        self._push_rows = _Rows(self._push_reads, self._specialise_pushes)
         static_preds = task.domain.static_predicates
         self.static_mask = atoms_mask(task.bit, (a for a in task.fluents if a[0] in static_preds))
 
@@ -306,7 +308,7 @@ class SearchStepper:
         """
         pm = self.pivot_mask
         steps, grid = self._region_steps()
-        pushes = self._pushes
+        pushes = self._push_rows.row  # _pushes, without its call
         local: dict[int, tuple] = {}  # trigger bit -> its specialised steps, for this search's st
         always = pushes(0, st)
         local[0] = always
@@ -444,24 +446,17 @@ class SearchStepper:
         the first that applies). A pair left with one candidate, not a walk, is a single
         ``(c, pos, neg, keep, add)``; others stay ``(c, ((pos, neg, keep, add, walk), ...))``. Its
         successor is ``(rest | c) & keep | add``: no ground action adds or deletes a static bit.
-        Kept per stepper by ``(low, st & the static bits its candidates read)``."""
-        cache = self._push_rows
-        reads = cache.reads.get(low)
-        if reads is None:
-            steps, trig, always = self._walks()
-            pairs = trig.get(low, ()) if low else always
-            reads = 0
-            for _c, cands in pairs:
-                for pos, neg, _keep, _add, _walk in cands:
-                    reads |= (pos | neg) & self.static_mask
-            cache.reads[low] = reads
-        key = (low, st & reads)
-        out = cache.rows.get(key)
-        if out is None:
-            if len(cache.rows) >= _ROWS_LIMIT:
-                cache.rows.clear()
-            out = cache.rows[key] = self._specialise_pushes(low, st)
-        return out
+        Kept per stepper by ``(low, st & the static bits its candidates read)`` (:class:`_Rows`)."""
+        return self._push_rows.row(low, st)
+
+    def _push_reads(self, low: int) -> int:
+        """The static bits :meth:`_pushes`' candidates under trigger bit ``low`` test."""
+        trig, always = self._walks()[1:]
+        reads = 0
+        for _c, cands in trig.get(low, ()) if low else always:
+            for pos, neg, _keep, _add, _walk in cands:
+                reads |= (pos | neg) & self.static_mask
+        return reads
 
     def _specialise_pushes(self, low: int, st: int) -> tuple:
         static, pm = self.static_mask, self.pivot_mask
@@ -604,7 +599,18 @@ class SearchStepper:
         Filled per pivot when the search first meets it (a search visits few of them), from
         rows kept across problems: a pivot's row depends only on the static bits its
         candidates read (a cell's neighbouring walls), so problems share them."""
-        return _Specialised(self._moves(), self.static_mask, st, self._rows)
+        return _Specialised(self._moves(), st, self._rows)
+
+    def _move_reads(self, piv: int) -> int:
+        """The static bits the candidates of pivot ``piv``'s row test."""
+        reads = 0
+        for _a, cands in self._moves().get(piv, ()):
+            for pos, neg, _keep, _add in cands:
+                reads |= (pos | neg) & self.static_mask
+        return reads
+
+    def _move_row(self, piv: int, st: int) -> tuple:
+        return _specialised_row(self._moves(), self.static_mask, st, piv)
 
     def _bfs_generic(self, init, goal_pos, goal_neg, max_states, dead_any, dead_all, is_dead) -> SearchResult:
         def goal(s):
@@ -636,17 +642,12 @@ class SearchStepper:
 class _Specialised(dict):
     """pivot bit → the problem's ``(action, candidates)``, built on first lookup (see ``SearchStepper._specialise``)."""
 
-    def __init__(self, moves: dict, static: int, st: int, rows: "_Rows"):
+    def __init__(self, moves: dict, st: int, rows: "_Rows"):
         super().__init__()
-        self._moves, self._static, self._st, self._rows = moves, static, st, rows
+        self._moves, self._st, self._rows = moves, st, rows
 
     def __missing__(self, piv: int) -> tuple:
-        rows = self._rows
-        reads = rows.reads.get(piv)
-        out = None if reads is None else rows.rows.get((piv, self._st & reads))
-        if out is None:
-            out = rows.row(self._moves, self._static, self._st, piv)
-        self[piv] = out
+        out = self[piv] = self._rows.row(piv, self._st)
         return out
 
     def get(self, piv, default=None):
@@ -657,31 +658,29 @@ _ROWS_LIMIT = 200_000  # rows kept per stepper; a full table starts over
 
 
 class _Rows:
-    """A pivot's specialised row for given static bits, kept by ``(pivot, st & reads)``.
+    """Specialised rows kept by ``(trigger, st & reads)``: a pivot's row of moves
+    (:meth:`SearchStepper._specialise`) or a trigger bit's region-search steps (``_pushes``).
 
-    ``reads`` is the union of the static bits the pivot's candidates test
-    (positively or negatively); the row is a function of ``st`` restricted to
-    them, so problems that agree there share one row.
+    ``reads_of(trigger)`` is the union of the static bits the trigger's candidates test
+    (positively or negatively); ``build(trigger, st)``, the row, is a function of ``st``
+    restricted to them, so problems that agree there share one row.
     """
 
-    def __init__(self):
+    def __init__(self, reads_of: Callable[[int], int], build: Callable[[int, int], tuple]):
         self.reads: dict[int, int] = {}
         self.rows: dict[tuple[int, int], tuple] = {}
+        self._reads_of, self._build = reads_of, build
 
-    def row(self, moves: dict, static: int, st: int, piv: int) -> tuple:
-        reads = self.reads.get(piv)
+    def row(self, trigger: int, st: int) -> tuple:
+        reads = self.reads.get(trigger)
         if reads is None:
-            reads = 0
-            for _a, cands in moves.get(piv, ()):
-                for pos, neg, _keep, _add in cands:
-                    reads |= (pos | neg) & static
-            self.reads[piv] = reads
-        key = (piv, st & reads)
+            reads = self.reads[trigger] = self._reads_of(trigger)
+        key = (trigger, st & reads)
         out = self.rows.get(key)
         if out is None:
             if len(self.rows) >= _ROWS_LIMIT:
                 self.rows.clear()
-            out = self.rows[key] = _specialised_row(moves, static, st, piv)
+            out = self.rows[key] = self._build(trigger, st)
         return out
 
 
