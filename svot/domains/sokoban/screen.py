@@ -114,8 +114,11 @@ def surviving_rows(size: int, walls: int, blocks: int, rows: np.ndarray) -> np.n
     them: walls, the player, the blocks, the goals.
     """
     b = batch_board(size)
-    # one array per drawn cell, over the rows (each numpy call then runs over contiguous rows)
-    bits = _ONE << rows[:, : walls + 1 + 2 * blocks].T.astype(np.uint64)
+    # one array per drawn cell, over the rows (each numpy call then runs over contiguous rows), made
+    # column by column: one (cells x rows) array of hundreds of kB, made and freed at every batch, had
+    # glibc's allocator hand its memory back and fault it in again each time (a third of a sampler's
+    # batch; with MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ fixed high, the cost went away)
+    bits = [_ONE << rows[:, j].astype(np.uint64) for j in range(walls + 1 + 2 * blocks)]
     wall = _union(bits[:walls], len(rows))
     block_each = bits[walls + 1 : walls + 1 + blocks]
     goal_each = bits[walls + 1 + blocks :]
@@ -131,8 +134,9 @@ def surviving_rows(size: int, walls: int, blocks: int, rows: np.ndarray) -> np.n
     if blocks < 2 or not len(keep):
         return keep
     # Claim 2 on the rows still in: a bijection blocks → goals along relaxed pushes
-    reach = b.reach(np.tile(free[keep], blocks), block_each[:, keep].reshape(-1)).reshape(blocks, len(keep))
-    goals_k = goal_each[:, keep]
+    starts = np.concatenate([x[keep] for x in block_each])
+    reach = b.reach(np.tile(free[keep], blocks), starts).reshape(blocks, len(keep))
+    goals_k = [x[keep] for x in goal_each]
     matched = np.zeros(len(keep), dtype=bool)
     for perm in itertools.permutations(range(blocks)):
         m = np.ones(len(keep), dtype=bool)
