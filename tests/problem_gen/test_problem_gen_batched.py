@@ -142,6 +142,34 @@ def test_screen_matches_the_cell_by_cell_claims(size, split):
                 assert sokoban.search_draw(size, w, n, drawn).plan is None
 
 
+@pytest.mark.parametrize("size", [3, 4, 5, 6, 8])
+def test_cornered_cells_are_the_cells_no_push_leaves(size):
+    """The screen's first filter: a cell with a wall or the grid's edge on a vertical side and on a
+    horizontal side, read cell by cell; off the goal squares, Claim 1 (Board.live) finds it dead."""
+    from svot.domains.sokoban.screen import batch_board
+
+    rng = np.random.default_rng(size)
+    b, board = batch_board(size), sokoban.board(size)
+    for _ in range(60):
+        walls = rng.random((size, size)) < rng.uniform(0.1, 0.5)
+        wall_bits = sum(1 << (r * size + c) for r in range(size) for c in range(size) if walls[r, c])
+        got = int(b.cornered(np.array([wall_bits], dtype=np.uint64))[0])
+
+        def blocked(r, c):
+            return not (0 <= r < size and 0 <= c < size) or walls[r, c]
+
+        want = sum(
+            1 << (r * size + c)
+            for r in range(size)
+            for c in range(size)
+            if (blocked(r - 1, c) or blocked(r + 1, c)) and (blocked(r, c - 1) or blocked(r, c + 1))
+        )
+        assert got == want
+        free = board.full & ~wall_bits
+        goals = free & int(rng.integers(0, 1 << 62)) & board.full
+        assert not board.live(free, goals) & got & free & ~goals  # a block there, off the goals: dead
+
+
 @pytest.mark.parametrize("size", [4, 5, 6])
 def test_search_draw_reads_the_bound_problem(size):
     spec = get_spec("sokoban")
