@@ -357,9 +357,11 @@ class MapContext:
     def goal_key(self, s) -> str:
         k = self._goal_keys.get(s)  # the reachability search asks for the same states many times
         if k is None:
-            d = self.state_dict(s)
-            # goal_key(goal_of(...)) without goal_of's copies: the same JSON
-            k = self._goal_keys[s] = layout_json({f: d[f] for f in self._goal_fields})
+            d = self._dicts.get(s)
+            # goal_key(goal_of(...)) without goal_of's copies: the same JSON. Most states the search
+            # meets are only keyed: their goal fields alone (DomainSpec.goal_state), no state dict
+            goal = self.spec.goal_state(self._atoms_of(s), self.size) if d is None else d
+            k = self._goal_keys[s] = layout_json({f: goal[f] for f in self._goal_fields})
         return k
 
     def reachable_goals(self) -> set[str]:

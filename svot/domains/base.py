@@ -259,6 +259,17 @@ class DomainSpec:
         """
         raise NotImplementedError
 
+    def goal_state(self, atoms, size: int) -> dict:
+        """instance: the goal fields of :meth:`state_dict` (:meth:`goal_fields`, in its order), and only them.
+
+        The datasets' distractor search keys hundreds of states per map by their goal configuration
+        alone. The default builds the whole state dict; a domain whose goal fields cost much less
+        than the rest of it (Gather and Pacman: the counts collected and the player) builds just
+        those. It must give what the default gives (a test reads both on every registered domain).
+        """
+        d = self.state_dict(atoms, size)
+        return {k: d[k] for k in self.goal_fields()}
+
     def cell_kinds(self, state: dict) -> dict[Cell, set[str]]:
         """Which kinds occupy each cell (cells with none are absent)."""
         raise NotImplementedError

@@ -7,10 +7,12 @@ import copy
 import dataclasses
 
 import numpy as np
+import pytest
 
 from svot.dataset.instance import MapContext
 from svot.dataset.records import PngCache, _j, encode_png, problem_pddl
 from svot.domains import get_spec
+from svot.problem_gen import PARAMS as TABLE5_DOMAINS
 from svot.pddl import load_domain
 from svot.problem_gen import generate
 from svot.render.image import render_state
@@ -57,15 +59,79 @@ def test_map_context_reads_a_state_once_and_hands_out_fresh_grids():
         assert ctx.reading(t)[1] == label_grid(spec, ctx.state_dict(t))
 
 
-def test_map_context_goal_keys_are_the_goal_configurations_json():
-    """The reachability search's cached goal keys equal goal_key(goal_of(state)) for every state it met."""
+@pytest.mark.parametrize("domain", sorted(TABLE5_DOMAINS))
+def test_map_context_goal_keys_are_the_goal_configurations_json(domain):
+    """The reachability search's cached goal keys equal goal_key(goal_of(state)) for every state it met
+    (most of them keyed through DomainSpec.goal_state, without a state dict)."""
     from svot.dataset.instance import goal_key
     from svot.dataset.wording import goal_of
 
-    for domain, size in (("gather", 4), ("pacman", 5), ("sokoban", 4)):
+    spec = get_spec(domain)
+    for size in spec.sizes:
         ctx = MapContext(domain, size, _draws(domain, size, n=1)[0].problem)
         reached = ctx.reachable_goals()
         assert len(ctx._goal_keys) > 1
         for s, k in ctx._goal_keys.items():
             assert k == goal_key(goal_of(domain, ctx.spec.state_dict(ctx._atoms_of(s), size)))
         assert reached <= set(ctx._goal_keys.values())
+
+
+@pytest.fixture
+def lamps_registered(domain):
+    """The toy domain of tests/toy_domain, registered for the test that names it."""
+    if domain != "lamps":
+        yield
+        return
+    from svot.extend import register_domain, unregister_domain
+    from tests.toy_domain.lamps import LampsGenerator, LampsSpec
+
+    register_domain(LampsSpec(), LampsGenerator(LampsSpec()))
+    yield
+    unregister_domain("lamps")
+
+
+def _walk_states(ctx: MapContext, rng, steps: int) -> list:
+    s = ctx.engine.initial()
+    out = [s]
+    for _ in range(steps):
+        s = ctx.step(s, int(rng.integers(ctx.n_actions)))[0]
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("domain", sorted(TABLE5_DOMAINS) + ["lamps"])
+def test_goal_state_is_the_state_dicts_goal_fields(domain, lamps_registered):
+    """DomainSpec.goal_state gives the goal fields of state_dict, in goal_fields' order, whether the spec
+    overrides it (Gather, Pacman) or not (the others, and the toy domain through the default)."""
+    spec = get_spec(domain)
+    rng = np.random.default_rng(11)
+    for size in spec.sizes:
+        for split in ("id", "ood"):
+            g = generate(domain, size, split, rng)
+            ctx = MapContext(domain, size, g.problem)
+            for s in _walk_states(ctx, rng, 40):
+                atoms = ctx._atoms_of(s)
+                d = spec.state_dict(atoms, size)
+                got = spec.goal_state(atoms, size)
+                assert list(got) == list(spec.goal_fields())
+                assert got == {k: d[k] for k in spec.goal_fields()}
+                for k, v in got.items():  # the same types and key orders, so the same JSON
+                    assert repr(v) == repr(d[k])
+
+
+@pytest.mark.parametrize(
+    "domain,atoms",
+    [
+        # a ball of a colour the size does not list, a (got) atom of another, in no colour order
+        ("gather", [("ball", "c_0_1", "yellow"), ("got", "b1", "blue"), ("at", "c_2_3"), ("got", "b2", "blue")]),
+        ("gather", [("at", "c_0_0")]),
+        ("pacman", [("eaten", "c_1_1"), ("coin", "c_0_2"), ("eaten", "c_3_0"), ("at", "c_2_2")]),
+    ],
+)
+def test_goal_state_reads_odd_atoms_as_state_dict_does(domain, atoms):
+    spec = get_spec(domain)
+    d = spec.state_dict(atoms, 4)
+    got = spec.goal_state(atoms, 4)
+    assert repr(got) == repr({k: d[k] for k in spec.goal_fields()})
+    with pytest.raises(ValueError, match="no \\(at"):
+        spec.goal_state([a for a in atoms if a[0] != "at"], 4)

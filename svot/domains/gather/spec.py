@@ -111,6 +111,23 @@ class GatherSpec(DomainSpec):
             "collected": {c: collected[c] for c in colours},
         }
 
+    def goal_state(self, atoms, size: int) -> dict:
+        # the goal fields (collected, player) without the balls' cells: the colours counted are those
+        # state_dict lists (the size's, and any a ball or a (got) atom names)
+        collected: dict[str, int] = dict.fromkeys(colours_for(size), 0)
+        player = None
+        for a in atoms:
+            head = a[0]
+            if head == "got":
+                collected[a[2]] = collected.get(a[2], 0) + 1
+            elif head == "ball":
+                collected.setdefault(a[2], 0)
+            elif head == "at":
+                player = parse_cell(a[1])
+        if player is None:
+            raise ValueError("state has no (at ?c) atom")
+        return {"collected": {c: collected[c] for c in sorted(collected, key=_colour_order)}, "player": list(player)}
+
     def cell_kinds(self, state: dict) -> dict:
         out: dict = {}
         for colour, where in state["balls"].items():
