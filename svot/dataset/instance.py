@@ -60,7 +60,7 @@ from svot.dataset.spec import (
 )
 from svot.dataset.transitions import build_chain
 from svot.dataset.wording import answer_text, goal_of
-from svot.domains import get_spec
+from svot.domains import DomainSpec, get_spec
 from svot.errors import ConfigError, DatasetError
 from svot.pddl import Problem, load_domain
 from svot.problem_gen import generate, has_plan_length_floor, plan_length_floor
@@ -313,6 +313,8 @@ class MapContext:
         self._reads: dict = {}
         self._reach: set | None = None
         self._goal_fields = self.spec.goal_fields()
+        # a spec that keeps DomainSpec.is_failure has no failure states: no state dict to read for it
+        self._has_failures = type(self.spec).is_failure is not DomainSpec.is_failure
         # the problem's own atoms suffice for a state dict; true_atoms adds hundreds of shared grid statics
         self._atoms_of = getattr(self.engine, "state_atoms", None) or self.engine.true_atoms
 
@@ -331,18 +333,22 @@ class MapContext:
     def applicable(self, s) -> list[int]:
         return [a for a in range(self.n_actions) if self.step(s, a)[1]]
 
+    def failure(self, s) -> bool:
+        """The spec's ``is_failure`` on engine state ``s``."""
+        return self._has_failures and self.spec.is_failure(self.state_dict(s))
+
     def safe(self, s) -> list[int]:
         """Applicable actions that do not lead into a failure state (the spec's ``is_failure``)."""
         out = []
         for a in range(self.n_actions):
             t, ok = self.step(s, a)
-            if ok and not self.spec.is_failure(self.state_dict(t)):
+            if ok and not self.failure(t):
                 out.append(a)
         return out
 
     def absorbing_terminal(self, s) -> bool:
         """Terminal (goal or failure) and no action applies: the sequence must stop here."""
-        terminal = self.engine.is_goal(s) or self.spec.is_failure(self.state_dict(s))
+        terminal = self.engine.is_goal(s) or self.failure(s)
         return terminal and not self.applicable(s)
 
     def reading(self, s) -> tuple[str, list[list[str]]]:
