@@ -137,23 +137,22 @@ def test_goal_state_reads_odd_atoms_as_state_dict_does(domain, atoms):
         spec.goal_state([a for a in atoms if a[0] != "at"], 4)
 
 
-def test_warm_for_workers_builds_each_pending_targets_grounding_and_atlas(tmp_path):
-    """What forked export workers inherit instead of building each: the groundings and tile atlases of
-    the (domain, size) pairs still to export, and nothing for the others."""
+def test_warm_for_workers_builds_each_pending_targets_grounding_and_atlas(tmp_path, monkeypatch):
+    """What forked export workers inherit instead of building each: the shared grounding and the tile
+    atlas (at the export's image size) of every (domain, size) still to export, once, and nothing for
+    the others. Both are kept by their own caches (shared_grounding, get_atlas), which the workers read."""
     import importlib
 
     from svot.dataset import make_config
-    from svot.problem_gen.grounding import shared_grounding
-    from svot.render import atlas
 
     export_module = importlib.import_module("svot.dataset.export")
+    built = []
+    monkeypatch.setattr(export_module, "shared_grounding", lambda d, n: built.append(("grounding", d, n)))
+    monkeypatch.setattr(export_module, "get_atlas", lambda spec, n, px: built.append(("atlas", spec.name, n, px)))
     cfg = make_config(tmp_path, domains=["maze", "pacman"], sizes=[5], image_size=48, maps_per_split=1)
-    pending = [export_module.SplitJob("pacman", 5, "train", 1, 1)]
-    shared_grounding.cache_clear()
-    atlas._ATLASES.clear()
+    job = export_module.SplitJob
+    pending = [job("pacman", 5, "train", 1, 1), job("pacman", 5, "val", 1, 1), job("maze", 5, "val", 1, 1)]
     export_module._warm_for_workers(cfg, pending)
-    assert shared_grounding.cache_info().currsize == 1
-    shared_grounding("pacman", 5)
-    assert shared_grounding.cache_info().hits == 1  # built by the warm-up, not now
-    assert [key[1] for key in atlas._ATLASES] == ["pacman"]
-    assert atlas.get_atlas(get_spec("pacman"), 5, 48) is next(iter(atlas._ATLASES.values()))
+    assert built == [
+        ("grounding", "pacman", 5), ("atlas", "pacman", 5, 48), ("grounding", "maze", 5), ("atlas", "maze", 5, 48)
+    ]
