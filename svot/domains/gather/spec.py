@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from svot.domains.base import DomainSpec, Field, add_kind
+from svot.domains.base import DomainSpec, Field, add_kind, player_of
 from svot.domains.gather import wording as wording_module
 from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
 from svot.domains.gather import look as look_module
@@ -115,18 +115,13 @@ class GatherSpec(DomainSpec):
         # the goal fields (collected, player) without the balls' cells: the colours counted are those
         # state_dict lists (the size's, and any a ball or a (got) atom names)
         collected: dict[str, int] = dict.fromkeys(colours_for(size), 0)
-        player = None
         for a in atoms:
-            head = a[0]
-            if head == "got":
+            if a[0] == "got":
                 collected[a[2]] = collected.get(a[2], 0) + 1
-            elif head == "ball":
+            elif a[0] == "ball":
                 collected.setdefault(a[2], 0)
-            elif head == "at":
-                player = parse_cell(a[1])
-        if player is None:
-            raise ValueError("state has no (at ?c) atom")
-        return {"collected": {c: collected[c] for c in sorted(collected, key=_colour_order)}, "player": list(player)}
+        ordered = {c: collected[c] for c in sorted(collected, key=_colour_order)}
+        return {"collected": ordered, "player": list(player_of(atoms))}
 
     def cell_kinds(self, state: dict) -> dict:
         out: dict = {}

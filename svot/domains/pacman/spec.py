@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
-from svot.domains.grid import cell_name, parse_cell
+from svot.domains.grid import cell_name
 from svot.domains.pacman.table5 import TABLE5
 from svot.domains.pacman import look as look_module
 from svot.domains.pacman import wording as wording_module
@@ -43,15 +43,7 @@ class PacmanSpec(DomainSpec):
 
     def goal_state(self, atoms, size: int) -> dict:
         # the goal fields (collected, player) without sorting the coins left
-        eaten, player = 0, None
-        for a in atoms:
-            if a[0] == "eaten":
-                eaten += 1
-            elif a[0] == "at":
-                player = parse_cell(a[1])
-        if player is None:
-            raise ValueError("state has no (at ?c) atom")
-        return {"collected": eaten, "player": list(player)}
+        return {"collected": sum(1 for a in atoms if a[0] == "eaten"), "player": list(player_of(atoms))}
 
     def cell_kinds(self, state: dict) -> dict:
         out: dict = {}
