@@ -79,12 +79,15 @@ def _single_rate(make, n_actions: int, seconds: float, seed: int, render: bool =
             env.render()
             t_render += time.perf_counter() - r0
             frames += 1
-        if term or trunc:
+        ended = term or trunc
+        if ended:
             r0 = time.perf_counter()
             env.reset()
             t_reset += time.perf_counter() - r0
             resets += 1
-        if (n & 63) == 0 or resets:
+        # the clock every 64 steps and after each reset (one can be long), not at every step: a
+        # perf_counter call costs about as much as a fast env's step takes in part
+        if (n & 63) == 0 or ended:
             now = time.perf_counter()
             if now >= deadline:
                 break
