@@ -224,7 +224,12 @@ def held_karp_plan(domain: str, size: int, player: Cell, items) -> list[int] | N
 def _row_patterns(mask: int, size: int) -> tuple[int, ...]:
     """The non-empty rows of ``mask`` as column bitmasks, sorted: the line cover depends on nothing else."""
     full_row = (1 << size) - 1
-    return tuple(sorted(p for p in ((mask >> (r * size)) & full_row for r in range(size)) if p))
+    return tuple(sorted([p for p in [(mask >> s) & full_row for s in _row_shifts(size)] if p]))
+
+
+@functools.lru_cache(maxsize=None)
+def _row_shifts(size: int) -> tuple[int, ...]:
+    return tuple(r * size for r in range(size))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -273,22 +278,31 @@ def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int
     cell_of = (1 << shift) - 1
     start_mask = _items_mask(items, size)
     start = start_mask << shift | (player[0] * size + player[1])
-    h_cache: dict[int, int] = {}
+    h_cache: dict[int, int] = {}  # items-left mask -> its line cover (the heuristic)
 
     def h(mask: int) -> int:
-        v = h_cache.get(mask)
-        if v is None:
-            v = h_cache[mask] = _rows_line_cover(_row_patterns(mask, size))
+        v = h_cache[mask] = _rows_line_cover(_row_patterns(mask, size))
         return v
 
+    # A heap entry is one int ordered as the tuple (f, -g, tick, state) would be, which is cheaper to
+    # push and compare: f and g_top - g (g <= max_states + 1: a path of g moves meets g + 1 states),
+    # then the push count, then the state. Ties: deeper first (fewer re-expansions), then insertion
+    # order (deterministic). Fields: g_bits each for f and g, 64 bits of push count.
+    state_bits = shift + size * size
+    g_bits = (2 * max_states + 2 * size * size + 2).bit_length()
+    g_top = (1 << g_bits) - 1
+    tick_at, g_at = state_bits, state_bits + 64
+    f_at = g_at + g_bits
+    state_of, g_of = (1 << state_bits) - 1, g_top << g_at
     best = {start: 0}
     parent: dict[int, tuple[int, int] | None] = {start: None}
     tick = 0
-    heap = [(h(start_mask), 0, tick, start)]
+    heap = [h(start_mask) << f_at | g_top << g_at | start]
     pop, push = heapq.heappop, heapq.heappush
     while heap:
-        _f, neg_g, _t, state = pop(heap)
-        g = -neg_g
+        entry = pop(heap)
+        state = entry & state_of
+        g = g_top - ((entry & g_of) >> g_at)
         if g > best[state]:
             continue
         mask = state >> shift
@@ -299,15 +313,18 @@ def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int
                 plan.append(a)
             return plan[::-1]
         g1 = g + 1
+        g1_field = (g_top - g1) << g_at
         for a, dest, swept in table[state & cell_of]:
             left = mask & ~swept
             nxt = left << shift | dest
-            if g1 < best.get(nxt, 1 << 30):
+            if g1 < best.get(nxt, g_top):
                 best[nxt] = g1
                 parent[nxt] = (state, a)
                 tick += 1
-                # ties: deeper first (fewer re-expansions), then insertion order (deterministic)
-                push(heap, (g1 + h(left), -g1, tick, nxt))
+                hv = h_cache.get(left)
+                if hv is None:
+                    hv = h(left)
+                push(heap, (g1 + hv) << f_at | g1_field | tick << tick_at | nxt)
         if len(best) > max_states:
             return None
     return None

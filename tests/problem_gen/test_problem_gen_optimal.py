@@ -115,3 +115,58 @@ def test_plan_length_floor_is_zero_without_a_bound():
     state = generate("maze", 5, "id", np.random.default_rng(0)).state
     assert not has_plan_length_floor("maze") and plan_length_floor("maze", state) == 0
     assert has_plan_length_floor("pacman")
+
+
+def _line_cover_brute(mask: int, size: int) -> int:
+    """Fewest rows and columns covering ``mask``'s cells: every choice of rows, the columns left over."""
+    rows = [(mask >> (r * size)) & ((1 << size) - 1) for r in range(size)]
+    best = size
+    for chosen in range(1 << size):
+        cols = 0
+        for r in range(size):
+            if not chosen >> r & 1:
+                cols |= rows[r]
+        best = min(best, bin(chosen).count("1") + bin(cols).count("1"))
+    return best
+
+
+def _tuple_heap_a_star(domain: str, size: int, player, items) -> list[int]:
+    """The A* that line_cover_plan's docstring describes, written plainly: heap entries are tuples
+    ``(f, -g, push count, state)`` (ties: deeper first, then the order pushed), and the heuristic is the
+    line cover, read here by trying every set of rows."""
+    import heapq
+
+    table = move_table(domain, size)
+    shift = (size * size - 1).bit_length()
+    start = sum(1 << (r * size + c) for r, c in items) << shift | (player[0] * size + player[1])
+    best, parent, tick = {start: 0}, {start: None}, 0
+    heap = [(_line_cover_brute(start >> shift, size), 0, 0, start)]
+    while heap:
+        _f, neg_g, _t, state = heapq.heappop(heap)
+        if -neg_g > best[state]:
+            continue
+        if state >> shift == 0:
+            plan = []
+            while parent[state] is not None:
+                state, a = parent[state]
+                plan.append(a)
+            return plan[::-1]
+        g1 = -neg_g + 1
+        for a, dest, swept in table[state & ((1 << shift) - 1)]:
+            left = (state >> shift) & ~swept
+            nxt = left << shift | dest
+            if g1 < best.get(nxt, 1 << 30):
+                best[nxt], parent[nxt] = g1, (state, a)
+                tick += 1
+                heapq.heappush(heap, (g1 + _line_cover_brute(left, size), -g1, tick, nxt))
+    raise AssertionError("no plan")
+
+
+@pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "id"), (5, "ood"), (6, "id")])
+def test_gather_plan_is_the_plain_a_stars_own_plan(size, split):
+    """Not only a shortest plan: the very plan of the A* with tuple heap entries (exports pin it)."""
+    for seed in range(6):
+        g = generate("gather", size, split, np.random.default_rng([seed, size]))
+        balls = [tuple(b) for where in g.state["balls"].values() for b in where]
+        player = tuple(g.state["player"])
+        assert gather_plan(size, player, balls) == _tuple_heap_a_star("gather", size, player, balls) == g.plan
