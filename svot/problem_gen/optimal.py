@@ -280,14 +280,14 @@ def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int
     start = start_mask << shift | (player[0] * size + player[1])
     h_cache: dict[int, int] = {}  # items-left mask -> its line cover (the heuristic)
 
-    def h(mask: int) -> int:
+    def h(mask: int) -> int:  # the heuristic of a mask not in h_cache yet (the loop reads the cache itself)
         v = h_cache[mask] = _rows_line_cover(_row_patterns(mask, size))
         return v
 
     # A heap entry is one int ordered as the tuple (f, -g, tick, state) would be, which is cheaper to
-    # push and compare: f and g_top - g (g <= max_states + 1: a path of g moves meets g + 1 states),
-    # then the push count, then the state. Ties: deeper first (fewer re-expansions), then insertion
-    # order (deterministic). Fields: g_bits each for f and g, 64 bits of push count.
+    # push and compare. From the top: f, then g_top - g in g_bits bits (g <= max_states + 1: a path of
+    # g moves meets g + 1 states), the push count in 64 bits, the state in state_bits. Ties: deeper
+    # first (fewer re-expansions), then insertion order (deterministic).
     state_bits = shift + size * size
     g_bits = (2 * max_states + 2 * size * size + 2).bit_length()
     g_top = (1 << g_bits) - 1
