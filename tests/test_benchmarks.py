@@ -61,6 +61,28 @@ def test_bench_generation_prints_every_size_and_the_targets_line():
     assert "problems/s" in summary and "reset/s" in summary
 
 
+def test_bench_sokoban_reset_splits_a_reset_into_its_parts():
+    out = subprocess.run(
+        [sys.executable, "benchmarks/bench_sokoban_reset.py", "--sizes", "4", "--splits", "id,ood", "--resets", "30",
+         "--warm", "5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    rows = [line.split() for line in out.stdout.splitlines() if line.split()[:1] == ["4x4"]]
+    assert [r[1] for r in rows] == ["id", "ood"] and all(len(r) == 15 for r in rows)
+    for r in rows:
+        draws, examined, *parts_ms, timed_ms, reset_ms, rate = (float(x.replace(",", "")) for x in r[2:])
+        draws_ms, screen_ms, claim4_ms, _unsolvable, _states, _solvable_states, search_ms, loop_ms = parts_ms
+        assert 1 <= examined <= draws  # the draws the screen lets through, of those drawn
+        assert min(draws_ms, screen_ms, claim4_ms, search_ms) >= 0 and search_ms > 0
+        # the parts are timed inside the reset, apart from one another: they leave a non-negative rest
+        assert loop_ms >= 0 and abs(draws_ms + screen_ms + claim4_ms + search_ms + loop_ms - timed_ms) < 0.004
+        assert rate > 0 and reset_ms > 0
+    ood = rows[1]
+    assert float(ood[2]) > float(rows[0][2]) and float(ood[6]) > 0  # OOD draws more, and asks Claim 4
+    assert any(line.startswith("targets, this run: resets/s lowest") for line in out.stdout.splitlines())
+
+
 @pytest.mark.slow
 def test_bench_peers_prints_both_domains_and_the_ratios_line():
     pytest.importorskip("jumanji", reason="bench_peers needs the bench extra (jumanji, jax)")
