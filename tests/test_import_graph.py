@@ -32,6 +32,8 @@ ALLOWED_FUNCTION_LEVEL = {
                         "so that `import svot.<lower layer>` loads neither Gymnasium nor the envs",
     "svot/cli.py": "lazy per command, so that `svot --version` and `svot -h` stay fast",
     "svot/rulemaze/cli.py": "lazy per command, so that `svot --version` and `svot -h` stay fast",
+    "svot/engine/region_kernel.py": "Numba (and the compiled search it loads from its cache) waits for the "
+                                    "first verdict search, so that a process that searches nothing never imports it",
 }
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Sequence
 
 from svot.engine.grounded import GroundTask, pivot_predicate
+from svot.engine.region_kernel import enabled as region_kernel_enabled, region_kernel
 
 
 def bfs_plan(
@@ -289,6 +290,12 @@ class SearchStepper:
             )
         return self._reach_by_states(s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, is_dead, max_states)
 
+    def reach_compiled(self) -> bool:
+        """Whether :meth:`reachable`'s region search runs compiled on this stepper
+        (:mod:`svot.engine.region_kernel`): a search then costs microseconds, so a caller's own
+        refusals before it may cost more than the searches they spare."""
+        return region_kernel_enabled() and region_kernel(self) is not None
+
     def _reach_by_regions(
         self, s0, st, goal_pos, goal_neg, dead_any, watch, watch_mask, max_states, dead_with=None
     ) -> Reach:
@@ -306,6 +313,10 @@ class SearchStepper:
         and a live state's walks are followed whatever it would say of them (a dead state reaches no
         goal, so following one changes no verdict; the live states met are all followed).
         """
+        if not watch and region_kernel_enabled():
+            kernel = region_kernel(self)  # the same search compiled (svot.engine.region_kernel), where it fits
+            if kernel is not None:
+                return Reach(*kernel.reach(s0, st, goal_pos, goal_neg, dead_any, max_states))
         pm = self.pivot_mask
         steps, grid = self._region_steps()
         pushes = self._push_rows.row  # _pushes, without its call

@@ -52,6 +52,13 @@ MARKS = """
 """
 
 
+@pytest.fixture(params=["compiled", "interpreted"])
+def search_mode(request, monkeypatch):
+    """The region search compiled (svot.engine.region_kernel, the default) and interpreted (SVOT_JIT=0)."""
+    monkeypatch.setenv("SVOT_JIT", "1" if request.param == "compiled" else "0")
+    return request.param
+
+
 def _lamps_problem(domain, size: int, player, lamps, pivot: str = "at") -> Problem:
     init = frozenset(adjacency_atoms(size)) | {(pivot, cell_name(player))} | {("lamp", cell_name(c)) for c in lamps}
     return Problem(domain.name, "p", tuple(grid_objects(size)), init, tuple(sorted(("lit", cell_name(c)) for c in lamps)))
@@ -164,7 +171,7 @@ def test_reachable_gives_bfs_verdict_on_lamps_and_the_generic_path():
     "domain_name,size",
     [("sokoban", 4), ("sokoban", 5), ("sokoban", 6), ("maze", 5), ("frozenlake", 4), ("pacman", 4), ("questmaze", 4)],
 )
-def test_reachable_agrees_with_bfs_on_solvable_and_unsolvable_problems(domain_name, size):
+def test_reachable_agrees_with_bfs_on_solvable_and_unsolvable_problems(domain_name, size, search_mode):
     """The verdict search and breadth-first search agree, dead masks included, on drawn problems and on
     the same problems with the goal made unreachable (a goal atom that no state can hold with the others)."""
     spec = get_spec(domain_name)
@@ -238,7 +245,7 @@ def test_a_walk_the_engine_may_not_take_keeps_the_state_search():
 
 
 @pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "id"), (5, "ood"), (6, "id"), (6, "ood")])
-def test_region_search_agrees_with_bfs_on_raw_sokoban_draws(size, split):
+def test_region_search_agrees_with_bfs_on_raw_sokoban_draws(size, split, search_mode):
     """Draws as the sampler makes them, unscreened (most are unsolvable), and kept problems, with and without the dead
     masks: the region search's verdict is bfs's, and on a refused draw it met the very states the
     state-by-state search meets."""
@@ -276,10 +283,12 @@ def test_reachable_reports_a_capped_search_as_incomplete():
     assert not got.found and not got.complete and got.states > 3
 
 
-def test_region_search_reads_dead_with_only_to_skip_steps():
+def test_region_search_reads_dead_with_only_to_skip_steps(monkeypatch):
     """dead_with: answers that refute nothing leave the region search's states as they were; answers that
     refute every pivot after each step leave only the start's region (no kept problem is solved there,
-    as every goal needs a push); a calls' log shows it is asked of the bits a step set."""
+    as every goal needs a push); a calls' log shows it is asked of the bits a step set. The interpreted
+    search's (the compiled one does not ask it: tests/engine/test_region_kernel.py)."""
+    monkeypatch.setenv("SVOT_JIT", "0")
     size = 5
     t = sokoban.atom_bits(size)
     stepper = t.grounding.stepper
