@@ -39,6 +39,7 @@ import time
 import numpy as np
 
 from svot.domains.sokoban import generator
+from svot.engine import region_kernel
 from svot.problem_gen import draws
 
 
@@ -182,6 +183,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     head = f"{'size':>6}{'split':>6}" + "".join(f"{name:>{len(fmt.format(0.0))}}" for name, fmt in COLUMNS)
     print(f"Sokoban reset (draw_bits), per kept problem, {args.resets} resets a row (wall clock), seed {args.seed}")
+    print(f"verdict search: {region_kernel.status()}")
     print(head)
     print("-" * len(head))
     lowest = None

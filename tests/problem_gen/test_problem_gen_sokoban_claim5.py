@@ -91,8 +91,11 @@ def test_every_state_claim5_refuses_in_a_search_is_dead(size, split):
 @pytest.mark.parametrize("size,split", [(4, "ood"), (5, "ood"), (6, "ood")])
 def test_verdict_search_with_claim5_is_the_full_search(size, split, monkeypatch):
     """search_draw(plan=False) (the region search, Claims 1 and 5, asked on every board here) against the
-    planning search on screened draws, solvable and not."""
+    planning search on screened draws, solvable and not. Interpreted (SVOT_JIT=0): the compiled search
+    asks no Claim 5."""
+    monkeypatch.setenv("SVOT_JIT", "0")
     monkeypatch.setattr(sokoban, "CLAIM5_STATES", 0)
+    assert sokoban._asks_claim5(size, 0, 2, False, sokoban.MAX_STATES)
     rng = np.random.default_rng(50 + size)
     verdicts = []
     while len(verdicts) < 60:

@@ -18,7 +18,9 @@ Solvability is breadth-first search on the grounded engine: every successor
 comes from the PDDL's ground actions. The search may skip states that provably
 cannot reach the goal (see :func:`dead_masks`), which changes neither the
 verdict nor the plan found; it gives up after ``max_states`` states and the
-layout is then redrawn like an unsolvable one.
+layout is then redrawn like an unsolvable one. A reset asks only for the verdict
+(``plan=False``): the engine's region search, compiled where Numba loads
+(:mod:`svot.engine.region_kernel`), which meets the same states as the interpreted one.
 """
 
 from __future__ import annotations
@@ -612,9 +614,16 @@ CLAIM5_STATES = 20_000
 
 
 def _asks_claim5(size: int, walls: int, blocks: int, plan: bool, max_states: int) -> bool:
-    """Whether :func:`search_draw` asks Claim 5: a verdict search on a large enough board."""
+    """Whether :func:`search_draw` asks Claim 5: an interpreted verdict search on a large enough board
+    (the compiled search does not call back into Python: :func:`compiled_verdicts`)."""
     bound = state_bound(size, walls, blocks)
-    return not plan and CLAIM5_STATES <= bound <= max_states
+    return not plan and CLAIM5_STATES <= bound <= max_states and not compiled_verdicts(size)
+
+
+def compiled_verdicts(size: int) -> bool:
+    """Whether the size's verdict searches run compiled (:meth:`SearchStepper.reach_compiled`). Then a
+    search of a draw costs a few microseconds, less than Claim 4's games on it, so the sampler plays none."""
+    return atom_bits(size).grounding.stepper.reach_compiled()
 
 
 def state_bound(size: int, walls: int, blocks: int) -> int:
@@ -656,8 +665,13 @@ def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_
     full = board(size).full
     verdict = _verdict_only(size, w, n, plan, max_states)
     claim5 = n >= 2 and bool(verdict)
-    # Claim 4 where it spares more searches than its games cost (with one block it is the whole game)
-    claim4 = claim5 or (n >= 2 and _mean_attempts.get(key, CLAIM4_MEAN_ATTEMPTS + 1) > CLAIM4_MEAN_ATTEMPTS)
+    # Claim 4 where it spares more searches than its games cost (with one block it is the whole game;
+    # a compiled verdict search costs less than the games)
+    claim4 = claim5 or (
+        n >= 2
+        and not (verdict is not None and compiled_verdicts(size))
+        and _mean_attempts.get(key, CLAIM4_MEAN_ATTEMPTS + 1) > CLAIM4_MEAN_ATTEMPTS
+    )
 
     def accept(rows: np.ndarray, j: int) -> bool:
         drawn = rows[j, :k].tolist()
@@ -731,7 +745,10 @@ _mean_attempts: dict[tuple, float] = {}  # only the time depends on it, as on th
 # unsolvable, and one-block games refuse them for less than searches do (OOD: 8 % slower resets on
 # 4x4 without Claim 4, 10 % on 5x5, 40 % on 6x6). Where few draws are taken (every ID key: 3-27), the
 # searches are short and the games cost more than they spare (4x4-6x6 ID: 2-8 % faster without them).
-# Only the time depends on it: Claim 4 refuses only draws the search refuses.
+# Only the time depends on it: Claim 4 refuses only draws the search refuses. Where the verdict search runs
+# compiled (svot.engine.region_kernel: 5-15 us a search of a screened draw) no game is played at all: the
+# games cost more than the searches they spare (bench_sokoban_reset.py, 2026-12-04: 2,795 -> 3,253 resets/s
+# on 5x5 OOD, 3,655 -> 4,801 on 6x6 OOD without them), and the compiled search does not ask Claim 5.
 CLAIM4_MEAN_ATTEMPTS = 64
 
 # The first batch of draws screened at once, per (size, walls, blocks): about as many as the last
