@@ -35,9 +35,13 @@ _MAX_BITS = 62  # a run's bits and its shifts stay clear of int64's sign bit
 _kernel = None  # the compiled search, once loaded (False: unavailable in this process)
 
 
+# whether searches may run compiled: SVOT_JIT=0 in the environment at import turns it off (tests set it here)
+ENABLED = os.environ.get("SVOT_JIT", "1") != "0"
+
+
 def enabled() -> bool:
-    """Whether searches may run compiled: ``SVOT_JIT`` is not ``0`` (read at each call, so tests can set it)."""
-    return os.environ.get("SVOT_JIT", "1") != "0"
+    """Whether searches may run compiled (:data:`ENABLED`)."""
+    return ENABLED
 
 
 def _compiled():
@@ -97,6 +101,7 @@ class RegionKernel:
         # rows: 0 the pairs that need no other bit (``always``), j + 1 those triggered by other bit j; a
         # pair: one agent action's candidates at one pivot cell, in the engine's order
         self.words = max(1, -(-max(self.static.bit_length(), 1) // 64))
+        self.st_bytes = 8 * self.words
         row_start, pair_start, cands, spos, sneg = [0], [0], [], [], []
         for row in rows:
             for c, pair in row:
@@ -160,7 +165,8 @@ class RegionKernel:
             ],
             np.int64,
         )
-        st_words = np.array(self._words(st), np.int64)
+        # the static bits as int64 words, lowest first (Numba runs on little-endian hosts only)
+        st_words = np.frombuffer(bytearray(st.to_bytes(self.st_bytes, "little")), np.int64)
         found, n, complete = _compiled()(
             scalars, self.flood, self.blocked_by, self.row_start, self.pair_start, self.cands, self.spos, self.sneg,
             st_words,

@@ -35,13 +35,13 @@ pytestmark = pytest.mark.skipif(region_kernel._compiled() is None, reason="Numba
 
 def _both(monkeypatch, stepper, *args, **kwargs):
     """``stepper.reachable(*args, **kwargs)`` compiled, then interpreted."""
-    monkeypatch.setenv("SVOT_JIT", "1")
+    monkeypatch.setattr(region_kernel, "ENABLED", True)
     assert stepper.reach_compiled()
     got = stepper.reachable(*args, **kwargs)
-    monkeypatch.setenv("SVOT_JIT", "0")
+    monkeypatch.setattr(region_kernel, "ENABLED", False)
     assert not stepper.reach_compiled()
     want = stepper.reachable(*args, **kwargs)
-    monkeypatch.setenv("SVOT_JIT", "1")
+    monkeypatch.setattr(region_kernel, "ENABLED", True)
     return got, want
 
 
@@ -202,7 +202,7 @@ def test_the_sampler_draws_the_same_problems_compiled_or_not(size, split, monkey
     refuse only unsolvable draws, so the problems, their attempts and the generator's state are the same."""
     runs = []
     for jit in ("1", "0"):
-        monkeypatch.setenv("SVOT_JIT", jit)
+        monkeypatch.setattr(region_kernel, "ENABLED", jit == "1")
         assert sokoban.compiled_verdicts(size) == (jit == "1")
         forget_carried()
         rng = np.random.default_rng(size * 5 + (split == "ood"))

@@ -18,6 +18,7 @@ from svot.problem_gen import generate
 from svot.problem_gen.grounding import shared_grounding as search_grounding
 from svot.pddl import Problem, load_domain
 from svot.pddl.domain import parse_domain
+from svot.engine import region_kernel
 
 LAMPS = (Path(__file__).resolve().parents[1] / "toy_domain" / "lamps.pddl").read_text()
 
@@ -54,8 +55,9 @@ MARKS = """
 
 @pytest.fixture(params=["compiled", "interpreted"])
 def search_mode(request, monkeypatch):
-    """The region search compiled (svot.engine.region_kernel, the default) and interpreted (SVOT_JIT=0)."""
-    monkeypatch.setenv("SVOT_JIT", "1" if request.param == "compiled" else "0")
+    """The region search compiled (svot.engine.region_kernel, the default) and interpreted
+    (region_kernel.ENABLED off, as SVOT_JIT=0 does)."""
+    monkeypatch.setattr(region_kernel, "ENABLED", request.param == "compiled")
     return request.param
 
 
@@ -288,7 +290,7 @@ def test_region_search_reads_dead_with_only_to_skip_steps(monkeypatch):
     refute every pivot after each step leave only the start's region (no kept problem is solved there,
     as every goal needs a push); a calls' log shows it is asked of the bits a step set. The interpreted
     search's (the compiled one does not ask it: tests/engine/test_region_kernel.py)."""
-    monkeypatch.setenv("SVOT_JIT", "0")
+    monkeypatch.setattr(region_kernel, "ENABLED", False)
     size = 5
     t = sokoban.atom_bits(size)
     stepper = t.grounding.stepper

@@ -14,6 +14,7 @@ from svot.problem_gen import generate
 from svot.problem_gen.common import problem_name
 from svot.problem_gen.grounding import shared_grounding
 from svot.problem_gen.draws import first_accepted, first_kept, forget_carried, permutation_rows
+from svot.engine import region_kernel
 
 BIT_GENERATORS = (np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64)
 
@@ -233,9 +234,10 @@ def test_draw_by_draw_screen_keeps_the_numpy_screens_draws(size, split, plan, mo
 def test_claim4_asked_or_not_keeps_the_same_draws(size, split, monkeypatch):
     """Claim 4 is asked only where the last problems took many draws (CLAIM4_MEAN_ATTEMPTS): asked on
     every draw or on none (but where Claim 5 shares its games), the same problems, attempts and
-    generator state, since it refuses only draws the search refuses. Interpreted (SVOT_JIT=0): with the
-    search compiled the sampler plays no Claim 4 (tests/engine/test_region_kernel.py)."""
-    monkeypatch.setenv("SVOT_JIT", "0")
+    generator state, since it refuses only draws the search refuses. Interpreted (region_kernel.ENABLED
+    off, as SVOT_JIT=0 does): with the search compiled the sampler plays no Claim 4
+    (tests/engine/test_region_kernel.py)."""
+    monkeypatch.setattr(region_kernel, "ENABLED", False)
     runs = []
     for threshold in (-1, 1 << 30):  # Claim 4 on every draw, then on none
         monkeypatch.setattr(sokoban, "CLAIM4_MEAN_ATTEMPTS", threshold)

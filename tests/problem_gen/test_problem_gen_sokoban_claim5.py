@@ -10,6 +10,7 @@ from svot.domains import get_spec
 from svot.domains.sokoban import generator as sokoban
 from svot.domains.sokoban.screen import surviving_rows
 from svot.problem_gen.draws import permutation_rows
+from svot.engine import region_kernel
 from tests.problem_gen.test_problem_gen_sokoban import _reference_one_block_goal
 
 SPEC = get_spec("sokoban")
@@ -91,9 +92,9 @@ def test_every_state_claim5_refuses_in_a_search_is_dead(size, split):
 @pytest.mark.parametrize("size,split", [(4, "ood"), (5, "ood"), (6, "ood")])
 def test_verdict_search_with_claim5_is_the_full_search(size, split, monkeypatch):
     """search_draw(plan=False) (the region search, Claims 1 and 5, asked on every board here) against the
-    planning search on screened draws, solvable and not. Interpreted (SVOT_JIT=0): the compiled search
-    asks no Claim 5."""
-    monkeypatch.setenv("SVOT_JIT", "0")
+    planning search on screened draws, solvable and not. Interpreted (region_kernel.ENABLED off, as
+    SVOT_JIT=0 does): the compiled search asks no Claim 5."""
+    monkeypatch.setattr(region_kernel, "ENABLED", False)
     monkeypatch.setattr(sokoban, "CLAIM5_STATES", 0)
     assert sokoban._asks_claim5(size, 0, 2, False, sokoban.MAX_STATES)
     rng = np.random.default_rng(50 + size)

@@ -495,7 +495,10 @@ class AtomBits:
         self.block_low = _run_start(self.block)
 
     def blocks_on(self, cells: int) -> int:
-        """The ``(block c)`` bits of the cells of a bitboard (kept: a draw asks for some 25 windows)."""
+        """The ``(block c)`` bits of the cells of a bitboard (a shift where they run in cell order, else kept:
+        a draw asks for some 25 windows)."""
+        if self.block_low is not None:
+            return cells << self.block_low
         out = self._blocks_on.get(cells)
         if out is None:
             if len(self._blocks_on) >= 1 << 16:
