@@ -5,10 +5,13 @@
 OOD draw floods some 25 regions. This module runs the same search, in the same order, as machine
 code over two 64-bit words per state: the pivot atoms (the player's cell) and the other fluent
 atoms (the blocks). Its tables are read off the stepper's own (``_walks`` and ``_region_steps``,
-themselves read off the ground actions), so nothing here is written for a domain: a grounding
-whose bits do not fit that shape (pivot or other fluent bits not one run each of at most 62 bits,
-walks not a grid's four shifts, a pair of candidates whose engine pick depends on the problem's
-static bits, dead masks to watch) keeps the interpreted search.
+themselves read off the ground actions), so nothing here is written for a domain (Sokoban, Maze,
+Pacman and the tests' toy domains get one): a grounding whose bits do not fit that shape (pivot or
+other fluent bits not one run each of at most 62 bits, walks not a grid's four shifts), and a search
+with dead masks to watch (``dead_all``), keep the interpreted search. Where the engine's pick among a
+pair's candidates depends on the problem's static bits or on the state, the compiled search makes it
+as ``SearchStepper._specialise_pushes`` and ``_picked`` do: the singles of a trigger's row first, then
+the first candidate that applies of each other pair.
 
 What differs from the interpreted search: ``dead_with`` (an optional pruning, see
 :meth:`SearchStepper.reachable`) is not asked, since calling back into Python per push would cost
@@ -18,8 +21,9 @@ more than the states it spares here. The verdict is the same (a pruned state rea
 interpreted search without ``dead_with`` on every draw it tries.
 
 ``SVOT_JIT=0`` in the environment, or Numba not importable, keeps every search interpreted. The
-first compiled search in a fresh install compiles the kernel (about a second) and caches it beside
-this file (Numba's ``cache=True``); later processes load it.
+first compiled search in a fresh install compiles the kernel (about 2 s) and caches it beside this
+file (Numba's ``cache=True``, or its per-user cache where that is read-only); later processes load it
+(about 0.4 s with Numba's import).
 """
 
 from __future__ import annotations
