@@ -263,7 +263,10 @@ class SearchStepper:
 
         When the dead states do not depend on the pivot atom (no pivot bit in
         ``dead_any`` or ``dead_all``, no ``is_dead``), the search is
-        :meth:`_reach_by_regions`; otherwise :meth:`_reach_by_states`.
+        :meth:`_reach_by_regions`; otherwise :meth:`_reach_by_states`. Without
+        ``dead_all``, the region search runs compiled where the grounding fits
+        :mod:`svot.engine.region_kernel` (:meth:`reach_compiled`): the same states in
+        the same order, ``dead_with`` not asked.
 
         ``dead_with(bits, q)``, read by the region search only (an optional pruning: a search may
         skip any dead state, or none): ``bits`` are the non-pivot bits a step just set and ``q`` the

@@ -96,9 +96,10 @@ def test_compiled_search_on_other_domains(domain_name, size, monkeypatch):
     assert verdicts == {True, False}
 
 
-def test_a_toy_domain_searches_compiled():
+def test_a_toy_domain_searches_compiled(monkeypatch):
     """The tables come from the ground actions, not from a domain's name: the lamps toy domain (a walk
-    onto a cell without a lamp, a step that lights one) gets a kernel, and its verdicts are bfs's."""
+    onto a cell without a lamp, a step that lights one) gets a kernel, meets the interpreted search's
+    states, and its verdicts are bfs's."""
     domain = parse_domain(LAMPS)
     keys = [("move", d) for d in DIRECTIONS]
     shared = shared_grounding(domain, tuple(grid_objects(4)), adjacency_atoms(4))
@@ -108,7 +109,8 @@ def test_a_toy_domain_searches_compiled():
         init = frozenset(adjacency_atoms(4)) | {("at", "c_0_0")} | {("lamp", cell_name(c)) for c in lamps}
         problem = Problem(domain.name, "p", tuple(grid_objects(4)), init, tuple(sorted(("lit", cell_name(c)) for c in lamps)))
         bound = shared.bind(problem)
-        reach = stepper.reachable(bound.init, bound.goal_pos, bound.goal_neg)
+        reach, interpreted = _both(monkeypatch, stepper, bound.init, bound.goal_pos, bound.goal_neg)
+        assert reach == interpreted
         assert reach.complete and reach.found == stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg).solved
 
 
