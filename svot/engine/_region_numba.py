@@ -21,7 +21,8 @@ def _popcount(x):
 def _slot(keys, used, key):
     """The slot of ``key`` in the open-addressing table, or the empty slot where it would go."""
     mask = len(keys) - 1
-    i = ((key * _HASH) >> 17) & mask
+    h = key * _HASH
+    i = (h ^ (h >> 32)) & mask  # the product's high half folded in: every bit of the key counts
     while used[i] and keys[i] != key:
         i = (i + 1) & mask
     return i
