@@ -1,24 +1,24 @@
 """The region search of :meth:`~svot.engine.search.SearchStepper.reachable`, compiled with Numba.
 
 :meth:`SearchStepper._reach_by_regions` spends a few microseconds of interpreter time per region
-(a flood, then the steps other than walks from its cells); a solvability verdict on a Sokoban 6x6
-OOD draw floods some 25 regions. This module runs the same search, in the same order, as machine
-code over two 64-bit words per state: the pivot atoms (the player's cell) and the other fluent
-atoms (the blocks). Its tables are read off the stepper's own (``_walks`` and ``_region_steps``,
-themselves read off the ground actions), so nothing here is written for a domain (Sokoban, Maze,
-Pacman and the tests' toy domains get one): a grounding whose bits do not fit that shape (pivot or
-other fluent bits not one run each of at most 62 bits, walks not a grid's four shifts), and a search
-with dead masks to watch (``dead_all``), keep the interpreted search. Where the engine's pick among a
-pair's candidates depends on the problem's static bits or on the state, the compiled search makes it
-as ``SearchStepper._specialise_pushes`` and ``_picked`` do: the singles of a trigger's row first, then
-the first candidate that applies of each other pair.
+(a flood, then the steps other than walks from its cells); a generator's solvability verdict on a
+crowded 6x6 grid floods some 25 regions. This module runs the same search, in the same order, as
+machine code over two 64-bit words per state: the pivot atoms (where the agent stands) and the other
+fluent atoms. Its tables are read off the stepper's own (``_walks`` and ``_region_steps``,
+themselves read off the ground actions), so nothing here is written for a domain: a grounding whose
+bits do not fit that shape (pivot or other fluent bits not one run each of at most 62 bits, walks
+not a grid's four shifts), and a search with dead masks to watch (``dead_all``), keep the
+interpreted search (``tests/engine/test_region_kernel.py`` lists which groundings get one). Where
+the engine's pick among a pair's candidates depends on the problem's static bits or on the state,
+the compiled search makes it as ``SearchStepper._specialise_pushes`` and ``_picked`` do: the singles
+of a trigger's row first, then the first candidate that applies of each other pair.
 
 What differs from the interpreted search: ``dead_with`` (an optional pruning, see
-:meth:`SearchStepper.reachable`) is not asked, since calling back into Python per push would cost
+:meth:`SearchStepper.reachable`) is not asked, since calling back into Python per step would cost
 more than the states it spares here. The verdict is the same (a pruned state reaches no goal);
 ``Reach.states`` is then the unpruned search's count.
 ``tests/engine/test_region_kernel.py`` holds found, states and completeness equal to the
-interpreted search without ``dead_with`` on every draw it tries.
+interpreted search without ``dead_with`` on every search it tries.
 
 ``SVOT_JIT=0`` in the environment, or Numba not importable, keeps every search interpreted. The
 first compiled search in a fresh install compiles the kernel (about 2 s) and caches it beside this
