@@ -114,9 +114,13 @@ def test_a_toy_domain_searches_compiled(monkeypatch):
         assert reach.complete and reach.found == stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg).solved
 
 
-# A push where the cell beyond is free, else a bump that marks the block's cell: at the grid's edge (no cell
+# A push where the cell beyond is free, and a bump that marks the block's cell: at the grid's edge (no cell
 # beyond) a pair keeps only the bump, inside it keeps both, and the engine takes the first that applies, so a
-# trigger's row holds pairs of both shapes (the compiled search's singles, then its picks, as the interpreted)
+# trigger's row holds pairs of both shapes (the compiled search's singles, then its picks, as the interpreted).
+# Operators are grounded in name order: ``bump`` comes before ``push``, so inside the grid the pick is a bump
+# while the block's cell is unmarked; renamed ``tap`` it comes after, the pick is a push where the cell
+# beyond is free, and a row's singles and picks then make different states, so that the order of the two
+# phases shows in the states counted before a goal.
 BUMPS = """
 (define (domain bumps)
   (:requirements :strips :typing :negative-preconditions)
@@ -137,9 +141,11 @@ BUMPS = """
 """
 
 
-def test_pairs_whose_pick_depends_on_the_state_search_compiled_in_the_same_order(monkeypatch):
+@pytest.mark.parametrize("second", ["bump", "tap"])
+def test_pairs_whose_pick_depends_on_the_state_search_compiled_in_the_same_order(second, monkeypatch):
     size = 4
-    domain = parse_domain(BUMPS)
+    # a domain is known by its name and source (the groundings are cached by it): the variant is named apart
+    domain = parse_domain(BUMPS.replace("action bump", f"action {second}").replace("bumps", f"bumps-{second}"))
     shared = shared_grounding(domain, tuple(grid_objects(size)), adjacency_atoms(size))
     stepper = SearchStepper(shared, [("move", d) for d in DIRECTIONS])
     kernel = region_kernel.region_kernel(stepper)
@@ -147,6 +153,9 @@ def test_pairs_whose_pick_depends_on_the_state_search_compiled_in_the_same_order
     # pairs with several candidates that push (push and bump) besides pairs with one (bump at the edge)
     sizes = np.diff(kernel.pair_start)
     assert 1 in sizes and 2 in sizes
+    # a two-candidate pair's first is the bump (the player stays on its cell) or, renamed tap, the push
+    firsts = kernel.cands[kernel.pair_start[:-1][sizes == 2]]
+    assert set((firsts[:, 5] != firsts[:, 0]).tolist()) == {second == "tap"}
     rng = np.random.default_rng(3)
     cells = [(r, c) for r in range(size) for c in range(size)]
     verdicts = set()
