@@ -230,15 +230,17 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if engine is None:
             raise gym.error.ResetNeeded("call reset() before step()")
         before = self._view
-        after = before.get(a)  # where this action led from this state before, if remembered (svot.envs.view)
-        if after is None:
+        if not self._remember_moves:
             state, applied = engine.step(self._state, self._keys[a])
-            if self._remember_moves:
-                before[a] = state if applied else NOT_APPLIED
-        elif after is NOT_APPLIED:
-            state, applied = self._state, False
         else:
-            state, applied = after, True
+            after = before.get(a)  # where this action led from this state before, if remembered (svot.envs.view)
+            if after is None:
+                state, applied = engine.step(self._state, self._keys[a])
+                before[a] = state if applied else NOT_APPLIED
+            elif after is NOT_APPLIED:
+                state, applied = self._state, False
+            else:
+                state, applied = after, True
         view = self._cache.get(state) or self._new_view(state, before)
         self._state, self._view = state, view
         if self._steps_beyond_terminated is None:
@@ -247,7 +249,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
                 self._steps_beyond_terminated = 0
         else:  # stepped after the end: Gymnasium's convention
             reward, terminated = past_termination(self)
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
         # is_success: SB3 (BaseAlgorithm._update_info_buffer) reads it at episode end
         if self._lazy_keys:
