@@ -249,7 +249,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
                 self._steps_beyond_terminated = 0
         else:  # stepped after the end: Gymnasium's convention
             reward, terminated = past_termination(self)
-        if self.render_mode is not None and self.render_mode == "human":
+        if self.render_mode == "human":
             self.render()
         # is_success: SB3 (BaseAlgorithm._update_info_buffer) reads it at episode end
         if self._lazy_keys:
