@@ -16,12 +16,13 @@ written here; what the table cannot express raises :class:`ProblemError`.
   destination (one-cell moves), a plan is a walk and its length is the sum of
   shortest-path distances between the items in the order they are first
   reached; the Held-Karp dynamic programme over item subsets finds the best
-  order exactly (numpy, 2^k × k cells). :func:`walk_floor` bounds that length
+  order exactly (2^k × k cells, compiled with Numba; on numpy where ``SVOT_JIT=0``). :func:`walk_floor` bounds that length
   from below (a minimum spanning tree over the same distances) at a small
   fraction of the cost, so a caller that only wants short plans can skip the
   rest.
 - :func:`line_cover_plan`: for domains whose moves sweep cells of one row or
-  one column (multi-cell moves), A* over (cell, items left) with an admissible,
+  one column (multi-cell moves), A* over (cell, items left) (compiled with Numba, the same search
+  step for step; interpreted where ``SVOT_JIT=0``) with an admissible,
   consistent heuristic: at least as many moves remain as the minimum number of
   rows and columns covering the remaining items (a minimum vertex cover of the
   row/column bipartite graph, by König's theorem its maximum matching).
@@ -37,13 +38,22 @@ from __future__ import annotations
 
 import functools
 import heapq
+import logging
+import os
 from collections import deque
+
 import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.grid import Cell, cells
 from svot.errors import ProblemError
 from svot.problem_gen.grounding import shared_grounding
+
+log = logging.getLogger(__name__)
+
+# whether the Held-Karp table and the line-cover A* may run compiled: SVOT_JIT=0 in the environment at import turns it off
+JIT = os.environ.get("SVOT_JIT", "1") != "0"
+_kernels = None  # svot.problem_gen._optimal_numba, once loaded (False: unavailable in this process)
 
 MAX_ITEMS = 20  # Held-Karp holds 2^k × k distances: 20 items is 21 M int16 (42 MB)
 MIN_PLUS_ITEMS = 12  # from here a layer as one min-plus product beats an indexed read per item (same values)
@@ -169,6 +179,62 @@ def held_karp_plan(domain: str, size: int, player: Cell, items) -> list[int] | N
         return None  # an item out of reach: no plan
     # dp[mask, j]: shortest walk from the player reaching the items of mask first, ending on item j
     full = (1 << k) - 1
+    dp = held_karp_table(first, dist, inf)
+    # walk back the best order (lowest index on ties: deterministic)
+    order = []
+    mask, j = full, int(np.argmin(dp[full]))
+    while True:
+        order.append(j)
+        prev = mask & ~(1 << j)
+        if prev == 0:
+            break
+        cand = dp[prev] + dist[:, j]
+        cand[[(prev >> i) & 1 == 0 for i in range(k)]] = inf
+        mask, j = prev, int(np.argmin(cand))
+    plan: list[int] = []
+    here = start
+    for j in reversed(order):
+        target = targets[j]
+        tree = trees[here]
+        steps = []
+        cur = target
+        while tree[cur][1] is not None:
+            steps.append(tree[cur][2])
+            cur = tree[cur][1]
+        plan.extend(reversed(steps))
+        here = target
+    return plan
+
+
+def held_karp_table(first: np.ndarray, dist: np.ndarray, inf: np.int16) -> np.ndarray:
+    """``dp[mask, j]``: the shortest walk from the player reaching the items of ``mask`` first and
+    ending on item ``j`` (``first``: the player's distances to the items; ``dist[i, j]``: item to
+    item; ``inf`` where unreachable). Compiled (:mod:`svot.problem_gen._optimal_numba`) unless
+    ``SVOT_JIT=0`` or Numba is not importable; :func:`_held_karp_layers` otherwise, with the same values."""
+    compiled = _compiled("held_karp_table")
+    return _held_karp_layers(first, dist, inf) if compiled is None else compiled(first, dist, inf)
+
+
+def _compiled(name: str):
+    """A kernel of :mod:`svot.problem_gen._optimal_numba`, or None where ``SVOT_JIT=0`` or Numba is not
+    importable (logged once)."""
+    global _kernels
+    if not JIT:
+        return None
+    if _kernels is None:
+        try:
+            from svot.problem_gen import _optimal_numba as kernels  # imports Numba
+        except ImportError as exc:
+            log.info("svot: Numba unavailable (%s); shortest plans are searched interpreted", exc)
+            _kernels = False
+        else:
+            _kernels = kernels
+    return getattr(_kernels, name) if _kernels else None
+
+
+def _held_karp_layers(first: np.ndarray, dist: np.ndarray, inf: np.int16) -> np.ndarray:
+    """:func:`held_karp_table` on numpy, one layer of masks (items reached so far) at a time."""
+    k = first.shape[0]
     dp = np.full((1 << k, k), inf, dtype=np.int16)
     bit = 1 << np.arange(k)
     dp[bit, np.arange(k)] = first
@@ -195,30 +261,7 @@ def held_karp_plan(domain: str, size: int, player: Cell, items) -> list[int] | N
             without = (layer >> j) & 1 == 0
             if without.any():
                 dp[layer[without] | (1 << j), j] = reach[without, j]
-    # walk back the best order (lowest index on ties: deterministic)
-    order = []
-    mask, j = full, int(np.argmin(dp[full]))
-    while True:
-        order.append(j)
-        prev = mask & ~(1 << j)
-        if prev == 0:
-            break
-        cand = dp[prev] + dist[:, j]
-        cand[[(prev >> i) & 1 == 0 for i in range(k)]] = inf
-        mask, j = prev, int(np.argmin(cand))
-    plan: list[int] = []
-    here = start
-    for j in reversed(order):
-        target = targets[j]
-        tree = trees[here]
-        steps = []
-        cur = target
-        while tree[cur][1] is not None:
-            steps.append(tree[cur][2])
-            cur = tree[cur][1]
-        plan.extend(reversed(steps))
-        here = target
-    return plan
+    return dp
 
 
 def _row_patterns(mask: int, size: int) -> tuple[int, ...]:
@@ -268,6 +311,19 @@ def _sweeps_one_line(domain: str, size: int) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=None)
+def _move_arrays(domain: str, size: int) -> tuple[np.ndarray, ...] | None:
+    """:func:`move_table` as arrays for the compiled search: cell c's moves are entries
+    ``start[c]`` to ``start[c + 1]`` of ``(action, destination, swept)``; None where an action
+    number does not fit the byte the search keeps it in."""
+    table = move_table(domain, size)
+    moves = [m for row in table for m in row]
+    if any(a >= 256 for a, _dest, _swept in moves):
+        return None
+    start = np.cumsum([0] + [len(row) for row in table]).astype(np.int64)
+    return start, *(np.array([m[i] for m in moves], np.int64).reshape(-1) for i in range(3))
+
+
 def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int = 2_000_000) -> list[int] | None:
     """A plan with the fewest agent moves sweeping every item (A*), or None past ``max_states``."""
     table = move_table(domain, size)
@@ -278,6 +334,12 @@ def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int
     cell_of = (1 << shift) - 1
     start_mask = _items_mask(items, size)
     start = start_mask << shift | (player[0] * size + player[1])
+    search = _compiled("line_cover_search")
+    # the compiled search's int64 holds a state and an action byte above it
+    arrays = _move_arrays(domain, size) if search is not None and shift + size * size + 8 <= 62 else None
+    if arrays is not None:
+        plan = search(start, shift, size, *arrays, max_states)
+        return None if len(plan) == 1 and plan[0] < 0 else plan.tolist()
     h_cache: dict[int, int] = {}  # items-left mask -> its line cover (the heuristic)
 
     def h(mask: int) -> int:  # the heuristic of a mask not in h_cache yet (the loop reads the cache itself)

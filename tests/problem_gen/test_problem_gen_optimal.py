@@ -9,6 +9,7 @@ actions (a Gather move of k cells is one action, as the env counts it).
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 import numpy as np
@@ -81,7 +82,18 @@ def test_move_table_is_the_engines():
     assert len(right3) == 1 and right3[0][2] == 0b1110
 
 
-def test_solvers_handle_nothing_left_and_limits():
+@pytest.fixture(params=["compiled", "interpreted"])
+def jit(request, monkeypatch):
+    """The shortest-plan searches compiled (where Numba imports) and interpreted (SVOT_JIT=0)."""
+    from svot.problem_gen import optimal
+
+    if request.param == "compiled" and optimal._compiled("held_karp_table") is None:
+        pytest.skip("Numba not importable")
+    monkeypatch.setattr(optimal, "JIT", request.param == "compiled")
+    return request.param
+
+
+def test_solvers_handle_nothing_left_and_limits(jit):
     assert pacman_plan(4, (0, 0), []) == []
     assert gather_plan(4, (0, 0), []) == []
     assert gather_plan(6, (0, 0), [(r, c) for r in range(6) for c in range(6) if (r, c) != (0, 0)], max_states=10) is None
@@ -163,10 +175,69 @@ def _tuple_heap_a_star(domain: str, size: int, player, items) -> list[int]:
 
 
 @pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "id"), (5, "ood"), (6, "id")])
-def test_gather_plan_is_the_plain_a_stars_own_plan(size, split):
-    """Not only a shortest plan: the very plan of the A* with tuple heap entries (exports pin it)."""
+def test_gather_plan_is_the_plain_a_stars_own_plan(size, split, jit):
+    """Not only a shortest plan: the very plan of the A* with tuple heap entries (exports pin it),
+    compiled or interpreted."""
     for seed in range(6):
         g = generate("gather", size, split, np.random.default_rng([seed, size]))
         balls = [tuple(b) for where in g.state["balls"].values() for b in where]
         player = tuple(g.state["player"])
         assert gather_plan(size, player, balls) == _tuple_heap_a_star("gather", size, player, balls) == g.plan
+
+
+@pytest.mark.parametrize("k", [1, 2, 5, 9, 10, 13, 16])
+def test_held_karp_compiled_table_is_the_numpy_layers(k):
+    """The compiled Held-Karp table (masks in blocks) holds the numpy layers' values, cell for cell,
+    unreachable pairs included: the plan's walk back reads those values, so equal tables mean equal plans."""
+    from svot.problem_gen import optimal
+
+    if optimal._compiled("held_karp_table") is None:
+        pytest.skip("Numba not importable")
+    rng = np.random.default_rng(k)
+    inf = np.int16(8000)
+    for _ in range(3):
+        dist = rng.integers(1, 12, (k, k)).astype(np.int16)
+        dist[rng.random((k, k)) < 0.1] = inf
+        np.fill_diagonal(dist, 0)
+        first = rng.integers(1, 12, k).astype(np.int16)
+        first[rng.random(k) < 0.1] = inf
+        compiled, layers = optimal.held_karp_table(first, dist, inf), optimal._held_karp_layers(first, dist, inf)
+        assert compiled.dtype == layers.dtype and np.array_equal(compiled, layers)
+        if k <= 6:  # and the best walk is the best order's, by trying every order
+            walks = [first[o[0]] + sum(int(dist[a, b]) for a, b in zip(o, o[1:])) for o in itertools.permutations(range(k))]
+            assert min(int(compiled[(1 << k) - 1].min()), int(inf)) == min(min(walks), int(inf))
+
+
+def test_pacman_plans_are_the_same_compiled_or_not(monkeypatch):
+    """The 6x6 OOD boards (18 coins, where the table is 2^18 x 18) get the same plan with the table
+    compiled and on numpy (SVOT_JIT=0), and the plan is a shortest one's length by the brute force's count."""
+    from svot.problem_gen import optimal
+
+    plans = {}
+    for jit in (True, False):
+        monkeypatch.setattr(optimal, "JIT", jit)
+        plans[jit] = []
+        for seed in range(2):
+            g = generate("pacman", 6, "ood", np.random.default_rng([seed, 6]))
+            coins = [tuple(c) for c in g.state["coins"]]
+            assert len(coins) == 18
+            plans[jit].append(pacman_plan(6, tuple(g.state["player"]), coins))
+            assert plans[jit][-1] == g.plan
+    assert plans[True] == plans[False]
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 6, 7])
+def test_compiled_line_cover_is_the_matchings(size):
+    """The compiled A*'s heuristic (every set of rows) counts what the interpreted one's bipartite
+    matching counts (König's theorem), on random masks."""
+    from svot.problem_gen import optimal
+
+    if optimal._compiled("held_karp_table") is None:
+        pytest.skip("Numba not importable")
+    from svot.problem_gen._optimal_numba import _line_cover
+
+    rng = np.random.default_rng(size)
+    masks = [0, (1 << size * size) - 1] + [int(m) for m in rng.integers(0, 1 << size * size, 300, dtype=np.uint64)]
+    masks += [m & int(rng.integers(0, 1 << size * size, dtype=np.uint64)) for m in masks[2:100]]  # sparser ones
+    for mask in masks:
+        assert _line_cover(mask, size) == optimal._min_line_cover(mask, size), (size, bin(mask))
