@@ -34,6 +34,8 @@ ALLOWED_FUNCTION_LEVEL = {
     "svot/rulemaze/cli.py": "lazy per command, so that `svot --version` and `svot -h` stay fast",
     "svot/engine/region_kernel.py": "Numba (and the compiled search it loads from its cache) waits for the "
                                     "first verdict search, so that a process that searches nothing never imports it",
+    "svot/problem_gen/optimal.py": "Numba (and the compiled Held-Karp table and A* it loads from its cache) waits "
+                                   "for the first shortest plan, so that a process that plans nothing never imports it",
 }
 
 
