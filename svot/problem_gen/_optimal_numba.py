@@ -1,15 +1,18 @@
 """The compiled parts of :mod:`svot.problem_gen.optimal` (imported only there, so that ``import svot``
 never imports Numba): the Held-Karp table and the line-cover A*.
 
-**Held-Karp.** ``dp[mask, j]`` is the shortest walk from the player that reaches the items of ``mask`` first and
-ends on item ``j``: ``first[j]`` for one item, else the least ``dp[mask - j, i] + dist[i, j]``;
-``inf`` where ``j`` is not in ``mask`` or nothing reaches it. The values are those of the numpy
-layers in ``optimal.py`` (``tests/problem_gen/test_problem_gen_optimal.py`` holds the two tables
-equal), computed in another order: masks in blocks of ``2^LOW_BITS`` that share their high bits. An
-item among the high bits reads rows of an earlier block in address order, and an item among the low
-bits reads rows of the block itself, which stays in cache. Reading each row where ``mask - j`` falls
-instead costs a cache miss per item once the table (2^k x k int16) outgrows the cache: 17 ms against
-7 ms at 18 items.
+**Held-Karp.** ``dp[mask, j]`` is the shortest walk from the player that reaches the items of
+``mask`` first and ends on item ``j``: ``first[j]`` for one item, else the least
+``dp[mask - j, i] + dist[i, j]``; ``inf`` where ``j`` is not in ``mask`` or nothing reaches it. The
+values are those of the numpy layers in ``optimal.py`` (``tests/problem_gen/test_problem_gen_optimal.py``
+holds the two tables equal), computed in another order: masks in blocks of ``2^LOW_BITS`` that share
+their high bits. An item among the high bits reads rows of an earlier block in address order, and an
+item among the low bits reads rows of the block itself, which stays in cache. Reading each row where
+``mask - j`` falls instead costs a cache miss per item once the table (2^k x k int16) outgrows the
+cache: 17 ms against 7 ms at 18 items.
+
+**A*.** :func:`line_cover_search` is ``optimal.line_cover_plan``'s search over ``(cell, items left)``
+as one int64, with the same heap order, so the same plan.
 """
 
 import heapq

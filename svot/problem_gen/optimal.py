@@ -16,16 +16,17 @@ written here; what the table cannot express raises :class:`ProblemError`.
   destination (one-cell moves), a plan is a walk and its length is the sum of
   shortest-path distances between the items in the order they are first
   reached; the Held-Karp dynamic programme over item subsets finds the best
-  order exactly (2^k × k cells, compiled with Numba; on numpy where ``SVOT_JIT=0``). :func:`walk_floor` bounds that length
-  from below (a minimum spanning tree over the same distances) at a small
-  fraction of the cost, so a caller that only wants short plans can skip the
-  rest.
+  order exactly (2^k × k cells; compiled with Numba, on numpy where
+  ``SVOT_JIT=0``). :func:`walk_floor` bounds that length from below (a minimum
+  spanning tree over the same distances) at a small fraction of the cost, so a
+  caller that only wants short plans can skip the rest.
 - :func:`line_cover_plan`: for domains whose moves sweep cells of one row or
-  one column (multi-cell moves), A* over (cell, items left) (compiled with Numba, the same search
-  step for step; interpreted where ``SVOT_JIT=0``) with an admissible,
+  one column (multi-cell moves), A* over (cell, items left) with an admissible,
   consistent heuristic: at least as many moves remain as the minimum number of
   rows and columns covering the remaining items (a minimum vertex cover of the
   row/column bipartite graph, by König's theorem its maximum matching).
+  Compiled with Numba, the same search step for step; interpreted where
+  ``SVOT_JIT=0``.
 
 Both return ``None`` beyond their limits (more items than ``MAX_ITEMS``, more
 than ``max_states`` A* states); callers then fall back to a greedy plan labelled
@@ -51,7 +52,8 @@ from svot.problem_gen.grounding import shared_grounding
 
 log = logging.getLogger(__name__)
 
-# whether the Held-Karp table and the line-cover A* may run compiled: SVOT_JIT=0 in the environment at import turns it off
+# whether the Held-Karp table and the line-cover A* may run compiled (SVOT_JIT=0 in the environment at
+# import turns it off, as it does the region search's: svot.engine.region_kernel)
 JIT = os.environ.get("SVOT_JIT", "1") != "0"
 _kernels = None  # svot.problem_gen._optimal_numba, once loaded (False: unavailable in this process)
 
@@ -321,7 +323,7 @@ def _move_arrays(domain: str, size: int) -> tuple[np.ndarray, ...] | None:
     if any(a >= 256 for a, _dest, _swept in moves):
         return None
     start = np.cumsum([0] + [len(row) for row in table]).astype(np.int64)
-    return start, *(np.array([m[i] for m in moves], np.int64).reshape(-1) for i in range(3))
+    return start, *(np.array([m[i] for m in moves], np.int64) for i in range(3))
 
 
 def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int = 2_000_000) -> list[int] | None:
