@@ -11,7 +11,10 @@ For each domain at every Table 5 size (``--largest``: the largest only), ID and 
 * ``attempts``   — layouts drawn per kept problem (Sokoban rejects most: 3 blocks on 6x6);
 * ``plan``       — mean plan length.
 
-The last line gives the lowest rate of each column against the target (2,000/s, issue 19).
+The last line gives the lowest rate of each column: ``reset/s`` against issue 19's target 5 (2,000
+solvable problems a second, "so that a fresh problem per reset is never the bottleneck"), and
+``problems/s``, which adds the optimal plan an export draws its maps with, for the record (the
+export has its own target: ``bench_export.py``).
 
 ``--env`` adds, per domain at its largest size (ID and OOD), the mean ``reset()`` time of the
 default single env (``gymnasium.make("SVoT/<Domain>-NxN-v0")``: a fresh solvable problem per
@@ -94,9 +97,10 @@ def main(argv=None) -> int:
                 f"{attempts / done:>10.1f}{plan / done:>7.1f}{lazy_rate:>10,.0f}"
             )
     print("-" * len(head))
+    (reset, reset_at), (planned, planned_at) = lowest["reset/s"], lowest["problems/s"]
     print(
-        "targets, lowest of this run: "
-        + "; ".join(f"{col} {r:,.0f} ({where}) [>= 2,000]" for col, (r, where) in lowest.items())
+        f"targets, lowest of this run: reset/s {reset:,.0f} ({reset_at}) [>= 2,000, issue 19's target 5: what a "
+        f"reset draws]; problems/s {planned:,.0f} ({planned_at}) [with the optimal plan an export draws; no target]"
     )
     if args.env:
         env_resets(budget, args.seed)
