@@ -210,7 +210,7 @@ def test_held_karp_compiled_table_is_the_numpy_layers(k):
 
 def test_pacman_plans_are_the_same_compiled_or_not(monkeypatch):
     """The 6x6 OOD boards (18 coins, where the table is 2^18 x 18) get the same plan with the table
-    compiled and on numpy (SVOT_JIT=0), and the plan is a shortest one's length by the brute force's count."""
+    compiled and on numpy (SVOT_JIT=0): the plan ``generate`` gave each board (exports pin it)."""
     from svot.problem_gen import optimal
 
     plans = {}
