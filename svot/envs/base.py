@@ -58,7 +58,7 @@ from svot.envs.info import PENDING, LazyInfo
 from svot.envs.episode import past_termination
 from svot.envs.failure import any_full, failure_masks
 from svot.envs.observation import observation_dtype, observer_for, spec_observation
-from svot.envs.problem_check import check_problem
+from svot.envs.problem_check import check_problem, load_problem
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
 from svot.problem_gen import generate, registry, solve
@@ -182,7 +182,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if unknown:
             raise ConfigError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; known: {', '.join(RESET_OPTIONS)}")
         if options and options.get("problem") is not None:
-            problem = self._load_problem(options["problem"])  # checked in full: a refused problem changes nothing
+            problem = load_problem(options["problem"], self.dspec, self.pddl_domain, self.size)  # rule 1, 2 and 5
             engine = self._make_engine(problem)
             self.problem, self.plan = problem, solve_given(self.dspec.name, problem)
             self.engine, self._cache = engine, {}
