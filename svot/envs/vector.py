@@ -274,7 +274,7 @@ class SVoTVectorEnv(VectorEnv):
     # --- problems -------------------------------------------------------------------------------
     def _load_problem(self, problem) -> Problem:
         # the single env's rule and checks, word for word (svot.envs.problem_check.load_problem)
-        return load_problem(problem, self.dspec, self.pddl_domain, self.size, what="problems=")
+        return load_problem(problem, self.dspec, self.pddl_domain, self.size, what="problems")
 
     def _use_pool(self, pool: tuple[Problem, ...]) -> None:
         if pool is self.pool and self.engine is not None:

@@ -23,9 +23,9 @@ def read_pddl_file(path: str | os.PathLike, *, what: str = "PDDL file", error: t
     """
     name = os.fspath(path)
     try:
-        data = read_regular(name, max_bytes=MAX_PDDL_BYTES, what=what)
+        data = read_regular(name, max_bytes=MAX_PDDL_BYTES, what="file")
     except DatasetError as exc:
-        raise error(str(exc)) from None
+        raise error(f"cannot read {what}: {exc}") from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

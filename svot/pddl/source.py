@@ -64,8 +64,8 @@ def problem_from_input(value: Any, domain: Domain, *, what: str = "options['prob
         if looks_like_pddl(value):
             return parse_problem(value.removeprefix("\ufeff"), domain, source=f"<{what}>")
         shown = value if len(value) <= 80 else value[:77] + "..."
-        raise ProblemError(f"{what}: {shown!r} is neither an existing file nor PDDL text (which starts with "
-                           f"'(define'); pass a pathlib.Path for a path")
+        raise ProblemError(f"{what}: {shown!r} does not exist as a file and is not PDDL text (PDDL text starts "
+                           f"with '(define'; a pathlib.Path is always read as a path)")
     raise ProblemError(f"{what} must be PDDL text, a path or a svot.pddl.Problem, got {type(value).__name__}")
 
 

@@ -9,11 +9,11 @@ bank is loaded.
 
 from __future__ import annotations
 
-import json
 import os
 from functools import lru_cache
 from pathlib import Path
 
+from svot.jsonl import read_json_file
 from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import RuleError, RuleFileError
 from svot.rulemaze.rules.analysis import DIFFICULTIES, SEMANTIC_TYPES, TIERS, scenario_of
@@ -57,6 +57,8 @@ def rule_by_id(rule_id: str) -> Rule:
 
 
 # ------------------------------------------------------------------ JSON loading
+#: The largest rules file read (bytes); the authors' files are a few hundred KiB.
+MAX_RULES_FILE_BYTES = 64 * 1024 * 1024
 _REQUIRED = ("natural_language", "logic")
 _OPTIONAL = ("id", "scenario", "difficulty", "semantic_type", "split")
 #: ``cnf_style`` is the authors' name for ``logic``.
@@ -194,16 +196,8 @@ def load_rules(path: str | os.PathLike, *, check_bank_ids: bool = True,
     if tiers not in TIERS:
         raise RuleFileError(f"difficulty tiers: expected one of {list(TIERS)}, got {tiers!r}",
                             path=path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise RuleFileError(f"cannot read: {exc.strerror or exc}", path=path) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RuleFileError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}",
-                            path=path) from None
+    # regular files only, bounded, UTF-8, any nesting refused as an error (rules 1 and 9)
+    data = read_json_file(path, what="rules file", error=RuleFileError, max_bytes=MAX_RULES_FILE_BYTES)
     if isinstance(data, dict):
         if set(data) != {"rules"}:
             raise RuleFileError('expected a list of rules or an object {"rules": [...]}', path=path)
