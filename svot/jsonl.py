@@ -18,7 +18,7 @@ import re
 from typing import Any, Iterator
 
 from svot.errors import DatasetError, SvotError
-from svot.safe_paths import read_regular
+from svot.safe_paths import open_regular, read_regular
 
 #: Nesting deeper than this is refused before Python's recursive parser sees it.
 MAX_JSON_DEPTH = 512
@@ -30,11 +30,12 @@ _BRACKETS_AND_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 def iter_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
     """``(line number, text)`` of each line of a file, 1-based, split on ``"\\n"`` only.
 
-    Bytes that are not UTF-8 become U+FFFD (the line then fails to parse as
+    Only a regular file is read (a FIFO or device is refused without blocking:
+    :func:`svot.safe_paths.open_regular`). Bytes that are not UTF-8 become U+FFFD (the line then fails to parse as
     JSON, or parses with the replacement character, rather than aborting the
     whole file).
     """
-    with open(path, "rb") as f:  # binary iteration splits on b"\n" and nothing else
+    with open_regular(path) as f:  # binary iteration splits on b"\n" and nothing else
         for number, raw in enumerate(f, 1):
             yield number, raw.decode("utf-8", errors="replace")
 
@@ -74,10 +75,10 @@ def loads(text: str | bytes) -> Any:
         return json.loads(text)
     except RecursionError:
         pos = _too_deep(text)
-        raise json.JSONDecodeError(f"nested more than {MAX_JSON_DEPTH} deep", text, pos or 0) from None
+        raise json.JSONDecodeError(f"nested too deeply (more than {MAX_JSON_DEPTH} levels)", text, pos or 0) from None
 
 
-def read_json_file(path: str | os.PathLike, *, what: str = "JSON file", error: type[SvotError] = DatasetError,
+def read_json_file(path: str | os.PathLike, *, what: str = "a JSON file", error: type[SvotError] = DatasetError,
                    max_bytes: int = MAX_JSON_BYTES) -> Any:
     """The JSON document in a regular file of at most ``max_bytes``, UTF-8 (a byte-order mark dropped).
 
@@ -87,12 +88,13 @@ def read_json_file(path: str | os.PathLike, *, what: str = "JSON file", error: t
     try:
         data = read_regular(name, max_bytes=max_bytes, what="file")
     except DatasetError as exc:
-        raise error(f"cannot read {what}: {exc}") from None
+        raise error(f"{name}: cannot read {what}: {exc}") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise error(f"{what} {name!r} is not UTF-8 text (byte {exc.start})") from None
+        raise error(f"{name}: cannot read {what}: not UTF-8 text (byte {exc.start})") from None
     try:
         return loads(text)
     except json.JSONDecodeError as exc:
-        raise error(f"{what} {name!r}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise error(f"{name}: cannot read {what}: invalid JSON at line {exc.lineno} column {exc.colno}: "
+                    f"{exc.msg}") from None

@@ -44,7 +44,8 @@ except ImportError:  # Windows: no flock; exports there are not guarded
     fcntl = None
 
 from svot.dataset.writers import TMP_SUFFIX, atomic_write_json, read_arrow, sha256_file
-from svot.errors import ConfigError, DatasetError
+from svot.errors import ConfigError, DatasetError, SvotError
+from svot.jsonl import read_json_file
 from svot.safe_paths import OutsideRootError, contained, remove_within
 
 PARTS = ".parts"
@@ -66,8 +67,8 @@ def remove(path: Path) -> None:
 def read_json_object(path: Path) -> dict | None:
     """The JSON object in ``path``; None when it is missing, unreadable, not JSON or not an object."""
     try:
-        value = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
+        value = read_json_file(path)  # regular, bounded, any nesting an error
+    except SvotError:
         return None
     return value if isinstance(value, dict) else None
 

@@ -33,6 +33,7 @@ from svot.dataset.reader import SplitSource, find_splits, read_export_info
 from svot.dataset.records import png_name
 from svot.dataset.writers import atomic_write_bytes, atomic_write_json, sha256_file
 from svot.errors import ConfigError, DatasetError
+from svot.jsonl import read_json_file
 from svot.gallery.assets import CSS, JS
 from svot.gallery.data import read_cards
 from svot.gallery.predictions import METRICS, IMAGE_OK, read_predictions, score_card
@@ -443,8 +444,8 @@ def _prepare(out: Path) -> dict:
     manifest = out / MANIFEST
     if manifest.is_file():
         try:
-            old = json.loads(manifest.read_text())
-        except (OSError, ValueError, RecursionError):
+            old = read_json_file(manifest, what="the gallery manifest")  # regular, bounded, any nesting an error
+        except DatasetError:
             return {}
         return old if isinstance(old, dict) and isinstance(old.get("files"), dict) else {}
     if any(out.iterdir()):

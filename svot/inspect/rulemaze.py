@@ -28,6 +28,7 @@ from inspect_ai.tool import ToolDef, ToolError, ToolParam, ToolParams
 from PIL import Image
 
 from svot.errors import ActionError, DatasetError
+from svot.jsonl import loads
 from svot.inspect._content import image_content, png_bytes, user_message
 from svot.rulemaze import symbols as S
 from svot.rulemaze import tools as T
@@ -71,8 +72,16 @@ def _generated(scenario: str, seed: int, per_group: int, pool_size: int, groups:
     return tuple(iter_items(specs, cfg.image_size))
 
 
+def _json_field(item: dict, text: str, field: str):
+    try:
+        return loads(text)
+    except ValueError as exc:
+        raise DatasetError(f"RuleMaze item {item.get('id')!r}: field {field!r} is not JSON ({exc})") from None
+
+
 def _trace_calls(item: dict) -> list[dict]:
-    return [{"tool": s["tool"], "arguments": json.loads(s["arguments"])} for s in item["trace"]]
+    return [{"tool": s["tool"], "arguments": _json_field(item, s["arguments"], "trace.arguments")}
+            for s in item["trace"]]
 
 
 def sample(item: dict, mode: str) -> Sample:
@@ -86,7 +95,7 @@ def sample(item: dict, mode: str) -> Sample:
     meta = {
         "task": f"rulemaze-{mode}", "id": item["id"], "scenario": item["scenario"], "group": item["group"],
         "rule": item["rule"], "ground_truth": list(item["ground_truth"]),
-        "ground_truth_path": json.loads(item["ground_truth_path"]), "target_symbol": item["target"],
+        "ground_truth_path": _json_field(item, item["ground_truth_path"], "ground_truth_path"), "target_symbol": item["target"],
         "truth": {"answer": final, "calls": _trace_calls(item) if mode == "dmp" else [],
                   "moves": len(item["ground_truth"])},
     }

@@ -10,13 +10,13 @@ An export holds, per scenario directory (``regularmaze/``, ``questmaze/``), a
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Sequence
 
 import pyarrow.parquet as pq
 
 from svot.errors import DatasetError
+from svot.jsonl import read_json_file
 from svot.rulemaze import symbols as S
 
 SCENARIO_DIRS = S.DOMAIN_OF  # one directory per scenario, named after its domain
@@ -49,10 +49,7 @@ def read_rows(path: Path, columns: Sequence[str] | None = None) -> list[dict]:
         except (OSError, KeyError, ValueError) as exc:
             what = f"the columns {list(columns)}" if columns is not None else "a Parquet table"
             raise DatasetError(f"{path}: cannot read {what}: {exc}") from None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DatasetError(f"{path}: cannot read a ShareGPT JSON list: {exc}") from None
+    data = read_json_file(path, what="a ShareGPT JSON list")  # regular, bounded, any nesting an error
     if not isinstance(data, list) or any(not isinstance(r, dict) for r in data):
         raise DatasetError(f"{path}: expected a JSON list of items")
     return data

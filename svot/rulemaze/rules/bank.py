@@ -197,7 +197,7 @@ def load_rules(path: str | os.PathLike, *, check_bank_ids: bool = True,
         raise RuleFileError(f"difficulty tiers: expected one of {list(TIERS)}, got {tiers!r}",
                             path=path)
     # regular files only, bounded, UTF-8, any nesting refused as an error (rules 1 and 9)
-    data = read_json_file(path, what="rules file", error=RuleFileError, max_bytes=MAX_RULES_FILE_BYTES)
+    data = read_json_file(path, what="a rules file", error=RuleFileError, max_bytes=MAX_RULES_FILE_BYTES)
     if isinstance(data, dict):
         if set(data) != {"rules"}:
             raise RuleFileError('expected a list of rules or an object {"rules": [...]}', path=path)
