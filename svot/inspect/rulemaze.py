@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import functools
-import io
 import json
 
 import numpy as np
@@ -25,10 +24,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolError, ToolParam, ToolParams
-from PIL import Image
 
 from svot.errors import ActionError, DatasetError
 from svot.jsonl import loads
+from svot.safe_paths import open_image
 from svot.inspect._content import image_content, png_bytes, user_message
 from svot.rulemaze import symbols as S
 from svot.rulemaze import tools as T
@@ -46,7 +45,7 @@ COT = ("Each move goes one cell up, down, left or right. Plan a path that reache
 
 
 def _decode(png: bytes) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    return np.asarray(open_image(png, what="maze image").convert("RGB"))  # pixels bounded before decoding
 
 
 def items(scenario: str, *, data=None, seed: int = 0, per_group: int = 100, pool_size: int = 20_000,
