@@ -29,12 +29,19 @@ from pathlib import Path
 from typing import Callable
 
 from svot._version import __version__
+from svot.numbers import argparse_float, argparse_int, is_ascii_digits, parse_int
 from svot.cli_support import (EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NOTHING_SCORED,  # noqa: F401
                               EXIT_USAGE, CLIError, check_writable)
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but an error is one line (no usage dump) and exits with status 2."""
+    """argparse, but an error is one line (no usage dump) and exits with status 2, and ``type=int`` /
+    ``type=float`` read ASCII digits only (:mod:`svot.numbers`: ``int('٣')`` is 3, ``'²'.isdigit()``)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("type", int, argparse_int)
+        self.register("type", float, argparse_float)
 
     def error(self, message: str):  # noqa: D401 - argparse's hook
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
@@ -78,10 +85,7 @@ def _csv(text: str) -> list[str]:
 def _int_list(text: str, what: str) -> list[int]:
     out = []
     for x in _csv(text):
-        try:
-            out.append(int(x))
-        except ValueError:
-            raise CLIError(f"{what}: {x!r} is not an integer") from None
+        out.append(parse_int(x, what=what, error=CLIError))
     return out
 
 
@@ -89,12 +93,12 @@ def _maps_per_split(text: str | None):
     if text is None:
         return None
     text = text.strip()
-    if text.isdigit():
+    if is_ascii_digits(text):
         return int(text)
     out = {}
     for item in _csv(text):
         split, sep, n = item.partition("=")
-        if not sep or not n.strip().isdigit():
+        if not sep or not is_ascii_digits(n.strip()):
             raise CLIError(f"--maps-per-split: expected N or split=N,... (e.g. train=10,val=2), got {item!r}")
         out[split.strip()] = int(n)
     return out

@@ -36,6 +36,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from svot.errors import ConfigError
+from svot.numbers import is_ascii_digits
 from svot.dataset.writers import atomic_write_bytes
 
 ENGINES = ("local", "ray")
@@ -67,7 +68,7 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
     if "://" in address or address == "auto":
         return
     host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not is_ascii_digits(port):
         raise ConfigError(f"--address: expected host:port (or auto), got {address!r}")
     try:
         socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=timeout).close()

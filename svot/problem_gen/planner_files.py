@@ -27,6 +27,7 @@ import numpy as np
 
 from svot.domains import get_spec
 from svot.errors import ConfigError, ProblemError
+from svot.numbers import is_ascii_digits, parse_int
 from svot.pddl import Problem, load_domain
 from svot.pddl.standard import check_form, negated_predicates, plan_text, positive_domain_text, positive_problem_text
 from svot.problem_gen import generate
@@ -53,11 +54,10 @@ def ground_plan(domain: str, problem: Problem, plan) -> list[tuple[str, tuple[st
 def parse_seeds(text: str) -> range:
     """``"A:B"`` → ``range(A, B)``; a single ``"A"`` → ``range(A, A + 1)``."""
     lo, sep, hi = str(text).partition(":")
-    try:
-        start = int(lo)
-        stop = int(hi) if sep else start + 1
-    except ValueError:
-        raise ConfigError(f"--seeds: expected A:B (integers, B > A), got {text!r}") from None
+    if not is_ascii_digits(lo.strip()) or (sep and not is_ascii_digits(hi.strip())):
+        raise ConfigError(f"--seeds: expected A:B (integers in ASCII digits, B > A), got {text!r}")
+    start = parse_int(lo, what="--seeds")
+    stop = parse_int(hi, what="--seeds") if sep else start + 1
     if start < 0 or stop <= start:
         raise ConfigError(f"--seeds: expected A:B with 0 <= A < B, got {text!r}")
     return range(start, stop)
