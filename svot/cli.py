@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from svot._version import __version__
+from svot.atomic import atomic_write_text
 from svot.numbers import argparse_float, argparse_int, is_ascii_digits, parse_int
 from svot.cli_support import (EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NOTHING_SCORED,  # noqa: F401
                               EXIT_USAGE, CLIError, check_writable)
@@ -218,10 +219,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     print(report.tables(max_issues=args.max_issues))
     if args.json:
         out = Path(args.json)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(json.dumps(report.to_dict(), indent=2) + "\n")
-        tmp.replace(out)
+        atomic_write_text(out, json.dumps(report.to_dict(), indent=2) + "\n")  # fresh O_EXCL|O_NOFOLLOW temp file
         print(f"wrote {out}")
     if report.scored == 0:
         sys.stderr.write(f"svot evaluate: error: none of the {report.lines} prediction records matched an "
@@ -245,17 +243,19 @@ def _pddl_args(p: argparse.ArgumentParser) -> None:
                         "positive: negative preconditions compiled away (pyperplan and other STRIPS planners)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--allow-any-size", action="store_true", help="allow sizes outside Table 5")
+    p.add_argument("--overwrite", action="store_true", help="replace a previous svot pddl export in --out")
 
 
 @_pddl_args.runner
 def _pddl(args: argparse.Namespace) -> int:
     # lazy: this command's packages load only when it runs, so that `svot --version` and `svot -h` stay fast
-    from svot.problem_gen.planner_files import export_planner_files, generate_for_seeds, parse_seeds
+    from svot.problem_gen.planner_files import export_planner_files, generate_for_seeds, parse_seeds, prepare_out
 
     split = "ood" if args.ood else "id"
     seeds = parse_seeds(args.seeds)
+    prepare_out(args.out, overwrite=args.overwrite)  # before the work: a file, a foreign folder, a previous export
     generated = generate_for_seeds(args.domain, args.size, split, seeds, allow_any_size=args.allow_any_size)
-    manifest = export_planner_files(generated, args.form, args.out)
+    manifest = export_planner_files(generated, args.form, args.out, overwrite=args.overwrite)
     print(f"wrote domain.pddl and {len(manifest['problems'])} problem/plan pairs ({args.form} form) to {args.out}")
     return 0
 

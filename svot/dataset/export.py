@@ -280,7 +280,8 @@ def _prepare(out: Path, cfg: ExportConfig, resume: bool, overwrite: bool) -> Non
             for split, st in ds.get("splits", {}).items():
                 atomic_write_json(out / PARTS / "stats" / name / f"{split}.json", {k: int(st[k]) for k in STATS_KEYS})
 
-    prepare_output(out, cfg.fingerprint(), [out / dataset_name(d, n) for d, n in cfg.targets], resume, overwrite, restore)
+    prepare_output(out, cfg.fingerprint(), [out / dataset_name(d, n) for d, n in cfg.targets], resume, overwrite, restore,
+                   own_files=[CARD])  # a README.md of the user's is replaced only with --overwrite
 
 
 # --------------------------------------------------------------------------- export

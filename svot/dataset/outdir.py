@@ -202,8 +202,13 @@ def prepare_output(
     resume: bool,
     overwrite: bool,
     restore_stats: Callable[[dict], None],
+    own_files: Iterable[str] = (),
 ) -> None:
     """Make ``out`` ready for an export with arguments ``fingerprint``.
+
+    ``own_files``: names of files the export writes directly in ``out`` (the dataset card). One
+    that is already there, but not listed in the manifest of an svot export in ``out``, is the
+    user's: it is replaced only with ``overwrite``, never by a new export or ``--resume``.
 
     ``restore_stats(manifest)`` is called when resuming a *finished* export, to
     write its per-split stats back under ``.parts`` (the summary is rebuilt
@@ -224,6 +229,13 @@ def prepare_output(
             "pass --resume to continue it or --overwrite to replace it"
         )
     manifest = read_json_object(manifest_path) if os.path.lexists(manifest_path) else None
+    ours = manifest.get("files") if manifest else None
+    foreign = [name for name in own_files if os.path.lexists(out / name) and not (isinstance(ours, dict) and name in ours)]
+    if foreign and not overwrite:
+        raise DatasetError(
+            f"output directory {str(out)!r} holds {foreign[0]}, which no svot export there wrote; the export "
+            "writes its own there: pass --overwrite to replace it, or choose another --out"
+        )
     if overwrite:
         files = manifest.get("files") if manifest else None
         for rel in files if isinstance(files, dict) else ():
