@@ -207,8 +207,8 @@ def prepare_output(
     """Make ``out`` ready for an export with arguments ``fingerprint``.
 
     ``own_files``: names of files the export writes directly in ``out`` (the dataset card). One
-    that is already there, but not listed in the manifest of an svot export in ``out``, is the
-    user's: it is replaced only with ``overwrite``, never by a new export or ``--resume``.
+    that is already there, but neither listed in the manifest of an svot export in ``out`` nor
+    beside an unfinished one (``.parts``), is the user's: it is replaced only with ``overwrite``.
 
     ``restore_stats(manifest)`` is called when resuming a *finished* export, to
     write its per-split stats back under ``.parts`` (the summary is rebuilt
@@ -229,8 +229,11 @@ def prepare_output(
             "pass --resume to continue it or --overwrite to replace it"
         )
     manifest = read_json_object(manifest_path) if os.path.lexists(manifest_path) else None
-    ours = manifest.get("files") if manifest else None
-    foreign = [name for name in own_files if os.path.lexists(out / name) and not (isinstance(ours, dict) and name in ours)]
+    listed = manifest.get("files") if manifest else None
+    listed = listed if isinstance(listed, dict) else {}
+    # an unfinished export (.parts, no manifest) may have written its card just before it stopped
+    unfinished = manifest is None and os.path.isdir(out / PARTS)
+    foreign = [name for name in own_files if os.path.lexists(out / name) and name not in listed and not unfinished]
     if foreign and not overwrite:
         raise DatasetError(
             f"output directory {str(out)!r} holds {foreign[0]}, which no svot export there wrote; the export "
