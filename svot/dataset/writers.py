@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 # the one atomic writer (fresh O_EXCL|O_NOFOLLOW temp file, fsync, rename), re-exported for the exporters
 from svot.atomic import TMP_SUFFIX, atomic_write_bytes, atomic_write_json, tmp_path  # noqa: F401
 from svot.dataset.records import png_name
+from svot.safe_paths import open_regular
 
 ROW_GROUP_SIZE = 64
 PARQUET_OPTIONS = dict(
@@ -110,7 +111,7 @@ def llama_factory_info(split_dir: Path) -> dict:
 
 def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_regular(path) as f:  # a FIFO where a recorded file was is refused, not waited on
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
