@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from svot.domains import get_spec
-from svot.atomic import atomic_write_bytes
+from svot.atomic import TMP_SUFFIX, atomic_write_bytes
 from svot.errors import ConfigError, DatasetError, ProblemError
 from svot.jsonl import read_json_file
 from svot.numbers import is_ascii_digits, parse_int
@@ -83,6 +83,9 @@ def prepare_out(out, *, overwrite: bool = False) -> Path:
     out = Path(out)
     if os.path.lexists(out) and not out.is_dir():
         raise DatasetError(f"--out {str(out)!r} exists and is not a directory; pass a folder for the PDDL files")
+    for stray in out.glob("*" + TMP_SUFFIX) if out.is_dir() else ():  # an interrupted write's, or a planted link
+        if stray.is_symlink() or stray.is_file():
+            stray.unlink()
     if not out.exists() or not any(out.iterdir()):
         out.mkdir(parents=True, exist_ok=True)
         return out
