@@ -34,7 +34,7 @@ def parse_int(text: str, *, what: str = "value", error: type[Exception] = Config
     t = str(text).strip()
     body = t[1:] if signed and t[:1] in ("+", "-") else t
     if not is_ascii_digits(body):
-        raise error(f"{what}: expected an integer in ASCII digits, got {text!r}")
+        raise error(f"{what}: {text!r} is not an integer (ASCII digits expected)")
     try:
         return int(t)
     except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)

@@ -336,6 +336,7 @@ def _export_into_a_full_disk(tmp: Path):
     """The Arrow writer fails as a full disk makes it fail (ENOSPC), after writing half a file."""
     from unittest import mock
 
+    from svot import atomic
     from svot.dataset import writers
 
     real = writers.write_arrow
@@ -349,7 +350,7 @@ def _export_into_a_full_disk(tmp: Path):
         try:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_file))
         finally:
-            writers._drop(tmp_file)
+            atomic._drop(tmp_file)
 
     # the module, not the name: svot.dataset's function `export` shadows its submodule, and Python
     # 3.10's mock.patch resolves a dotted target by getattr (3.11+ imports it)

@@ -229,11 +229,13 @@ def prepare_output(
             "pass --resume to continue it or --overwrite to replace it"
         )
     manifest = read_json_object(manifest_path) if os.path.lexists(manifest_path) else None
-    listed = manifest.get("files") if manifest else None
+    readable = isinstance(manifest, dict) and isinstance(manifest.get("arguments"), dict)
+    listed = manifest.get("files") if readable else None
     listed = listed if isinstance(listed, dict) else {}
-    # an unfinished export (.parts, no manifest) may have written its card just before it stopped
-    unfinished = manifest is None and os.path.isdir(out / PARTS)
-    foreign = [name for name in own_files if os.path.lexists(out / name) and name not in listed and not unfinished]
+    # an unfinished export (.parts) may have written its card just before it stopped; a damaged
+    # manifest cannot say what is ours: only a readable manifest, or no export at all, can make it foreign
+    unknown = not readable and (os.path.isdir(out / PARTS) or os.path.lexists(manifest_path))
+    foreign = [name for name in own_files if os.path.lexists(out / name) and name not in listed and not unknown]
     if foreign and not overwrite:
         raise DatasetError(
             f"output directory {str(out)!r} holds {foreign[0]}, which no svot export there wrote; the export "

@@ -63,7 +63,7 @@ def problem_from_input(value: Any, domain: Domain, *, what: str = "options['prob
     if isinstance(value, str):
         if looks_like_pddl(value):
             return parse_problem(value.removeprefix("\ufeff"), domain, source=f"<{what}>")
-        shown = value if len(value) <= 80 else value[:77] + "..."
+        shown = value if len(value) <= 300 else f"{value[:150]}...{value[-60:]}"  # the end names the file
         raise ProblemError(f"{what}: {shown!r} does not exist as a file and is not PDDL text (PDDL text starts "
                            f"with '(define'; a pathlib.Path is always read as a path)")
     raise ProblemError(f"{what} must be PDDL text, a path or a svot.pddl.Problem, got {type(value).__name__}")
