@@ -160,16 +160,18 @@ def family_page(fam: Family, write_bytes: Callable[[str, bytes], None]) -> str:
         write_bytes(f"{ENVS_DIR}/{gif_rel}", gif.read_bytes())
     env.close()
 
-    out = [f"# {fam.name}", ""]
+    out = [f"# {fam.title}", ""]
     summary_line = (f"`{shown.id}`, `reset(seed=0)`, its plan of {summary['steps']} steps "
                     f"(return {summary['return']:g}, terminated: {summary['terminated']})")
+    if info.get("rule"):  # a rule-constrained env: the rule the plan complies with
+        summary_line += f"; the rule: \"{info['rule']}\""
     out += [f"![{fam.title}: a solved episode]({gif_rel}){{ .svot-anim }}", "",
             f"*A solved episode: {summary_line}.*", ""]
-    out += ["| | " + " | ".join(f"{ 'ID' if s == 'id' else 'OOD'}" for s in ("id", "ood")) + " |",
-            "|---|---|---|"]
+    regimes = [s for s in ("id", "ood") if any(e.split == s for e in ids)]
+    out += ["| | " + " | ".join(s.upper() for s in regimes) + " |", "|---" * (len(regimes) + 1) + "|"]
     for version, size in sorted({(e.version, e.size) for e in ids}):
         cells = []
-        for split in ("id", "ood"):
+        for split in regimes:
             path = frames.get((version, size, split))
             cells.append(f"![{size}x{size} {split}]({path})" if path else "")
         out.append(f"| {size}×{size} (v{version}) | " + " | ".join(cells) + " |")
