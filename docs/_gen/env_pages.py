@@ -163,10 +163,9 @@ def family_page(fam: Family, write_bytes: Callable[[str, bytes], None]) -> str:
     out = [f"# {fam.title}", ""]
     summary_line = (f"`{shown.id}`, `reset(seed=0)`, its plan of {summary['steps']} steps "
                     f"(return {summary['return']:g}, terminated: {summary['terminated']})")
-    if info.get("rule"):  # a rule-constrained env: the rule the plan complies with
-        summary_line += f"; the rule: \"{info['rule']}\""
+    rule = info.get("rule")  # a rule-constrained env: the rule the plan complies with
     out += [f"![{fam.title}: a solved episode]({gif_rel}){{ .svot-anim }}", "",
-            f"*A solved episode: {summary_line}.*", ""]
+            f"*A solved episode: {summary_line}.*" + (f" The rule: *{rule}*" if rule else ""), ""]
     regimes = [s for s in ("id", "ood") if any(e.split == s for e in ids)]
     out += ["| | " + " | ".join(s.upper() for s in regimes) + " |", "|---" * (len(regimes) + 1) + "|"]
     for version, size in sorted({(e.version, e.size) for e in ids}):
