@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import tomllib
 from pathlib import Path
+
+import pytest
 
 from svot._version import __version__
 
@@ -51,6 +52,7 @@ def test_the_package_version_has_its_changelog_section():
 
 
 def _package_data_patterns() -> dict[str, list[str]]:
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
     return tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
 
 

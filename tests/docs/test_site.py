@@ -29,8 +29,6 @@ from tests.ecosystem.cdp import Browser
 CHROMIUM = Path("/usr/bin/chromium")
 needs_mkdocs = pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None,
                                   reason="mkdocs is not installed (pip install -e '.[docs]')")
-needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(),
-                                    reason="/usr/bin/chromium is missing (apt-get install -y chromium; .ci/run installs it)")
 QUIET = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
 
 # what the page reports: images that did not load, and every link of the page resolved by the browser
@@ -57,18 +55,17 @@ cli()
 """
 
 
+# the site's own page generator (docs/_gen/env_pages.py, not a package): its view of the registry's families
+_SPEC = importlib.util.spec_from_file_location("svot_docs_env_pages", REPO / "docs" / "_gen" / "env_pages.py")
+env_pages = sys.modules[_SPEC.name] = importlib.util.module_from_spec(_SPEC)  # dataclasses look it up there
+_SPEC.loader.exec_module(env_pages)
+
+
 def _registry_families() -> set[str]:
-    sys.path.insert(0, str(REPO / "docs" / "_gen"))
-    try:
-        import env_pages
-    finally:
-        sys.path.pop(0)
     return {f.slug for f in env_pages.families()}
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "site"
+def build_site(out: Path) -> Path:
     env = dict(os.environ, **QUIET, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1")
     code = TOY_BUILD.format(repo=str(REPO), site=str(out))
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
@@ -76,9 +73,7 @@ def site(tmp_path_factory) -> Path:
     return out
 
 
-@needs_mkdocs
-@pytest.mark.slow
-def test_every_registered_family_has_a_generated_page(site):
+def check_every_registered_family_has_a_generated_page(site: Path) -> None:
     families = _registry_families() | {"svot-lamps"}
     pages = {p.stem for p in (site / "envs").glob("*.html")} - {"index"}
     assert families <= pages, f"no page for {sorted(families - pages)}"
@@ -91,9 +86,7 @@ def test_every_registered_family_has_a_generated_page(site):
         assert part in sokoban, part
 
 
-@needs_mkdocs
-@pytest.mark.slow
-def test_api_reference_is_rendered_from_docstrings(site):
+def check_api_reference_is_rendered_from_docstrings(site: Path) -> None:
     for module, member in [("svot.envs", "svot.envs.SVoTEnv"), ("svot.dataset", "svot.dataset.iter_split"),
                            ("svot.metrics", "svot.metrics.evaluate"), ("svot.rulemaze", "svot.rulemaze"),
                            ("svot.extend", "svot.extend.register_domain"), ("svot.inspect", "svot.inspect.tasks")]:
@@ -101,10 +94,7 @@ def test_api_reference_is_rendered_from_docstrings(site):
         assert f'id="{member}"' in page, (module, member)
 
 
-@needs_mkdocs
-@needs_chromium
-@pytest.mark.slow
-def test_every_page_loads_its_images_and_every_internal_link_resolves(site):
+def check_every_page_loads_its_images_and_every_internal_link_resolves(site: Path) -> None:
     pages = sorted(p for p in site.rglob("*.html") if p.name not in ("404.html", "SUMMARY.html"))
     assert len(pages) > 30
     browser = Browser(CHROMIUM, width=1280, height=900)
@@ -137,3 +127,17 @@ def test_every_page_loads_its_images_and_every_internal_link_resolves(site):
     in_html = sum(p.read_text(encoding="utf-8").count("<img ") for p in pages)
     assert images == in_html and images > 60, (images, in_html)  # the browser saw every image the pages hold
     assert not problems, "\n".join(problems[:40])
+
+
+# One test, one build (about 15 s): under pytest-xdist, separate tests could each build the site on
+# their own worker.
+@needs_mkdocs
+@pytest.mark.slow
+def test_site_builds_strict_with_generated_env_pages_api_reference_and_working_images_and_links(tmp_path):
+    site = build_site(tmp_path / "site")
+    check_every_registered_family_has_a_generated_page(site)
+    check_api_reference_is_rendered_from_docstrings(site)
+    if not CHROMIUM.exists():
+        pytest.skip("built strict and checked the pages' content; the browser check needs /usr/bin/chromium "
+                    "(apt-get install -y chromium; .ci/run installs it)")
+    check_every_page_loads_its_images_and_every_internal_link_resolves(site)
