@@ -176,7 +176,7 @@ def family_page(fam: Family, write_bytes: Callable[[str, bytes], None]) -> str:
         out.append(f"| {size}×{size} (v{version}) | " + " | ".join(cells) + " |")
     out += ["", "*First frames, `reset(seed=0)`, per size and regime.*", ""]
 
-    out += ["## Ids", "", "| id | `gym.make` kwargs | observation space | action space | max_episode_steps |",
+    out += ["## Ids", "", "| id | `gym.make` kwargs | observation space | action space | truncated after (steps) |",
             "|---|---|---|---|---|"]
     for e, spec, obs_space, act_space in rows:
         kw = ", ".join(f"{k}={v!r}" for k, v in spec.kwargs.items())

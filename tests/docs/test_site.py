@@ -92,6 +92,7 @@ def check_api_reference_is_rendered_from_docstrings(site: Path) -> None:
                            ("svot.extend", "svot.extend.register_domain"), ("svot.inspect", "svot.inspect.tasks")]:
         page = (site / "api" / f"{module}.html").read_text(encoding="utf-8")
         assert f'id="{member}"' in page, (module, member)
+        assert ":class:`" not in page and ":func:`" not in page, f"a Sphinx role shown as typed on {module}'s page"
 
 
 def check_every_page_loads_its_images_and_every_internal_link_resolves(site: Path) -> None:
