@@ -125,6 +125,28 @@ def _params(env: gym.Env, size: int, split: str) -> dict | None:
     return problem_gen.sampling_params(domain, size, split)
 
 
+CHANGELOG = Path(__file__).resolve().parents[2] / "CHANGELOG.md"
+_RELEASE = re.compile(r"^## \[(?P<name>[^\]]+)\]", re.M)
+
+
+def changelog_entries(name: str) -> list[tuple[str, str]]:
+    """(release, item) for every CHANGELOG.md item that names ``name`` (a family's name), newest first."""
+    if not CHANGELOG.exists():
+        return []
+    text = CHANGELOG.read_text(encoding="utf-8")
+    marks = list(_RELEASE.finditer(text))
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    found = []
+    for i, m in enumerate(marks):
+        body = text[m.end():marks[i + 1].start() if i + 1 < len(marks) else len(text)]
+        for item in re.split(r"\n(?=- )", body):
+            item = " ".join(line.strip() for line in item.strip().splitlines() if not line.startswith("#"))
+            if item.startswith("- ") and word.search(item):
+                # links as their text: a changelog's relative links do not resolve from envs/
+                found.append((m["name"], re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", item[2:])))
+    return found
+
+
 def _code(x) -> str:
     return "`" + str(x).replace("|", "\\|").replace("`", "'") + "`"
 
@@ -218,7 +240,11 @@ def family_page(fam: Family, write_bytes: Callable[[str, bytes], None]) -> str:
         out.append(f"* **v{version}**: {len(by_version[version])} id(s), "
                    + ", ".join(f"`{i}`" for i in by_version[version][:4])
                    + (", ..." if len(by_version[version]) > 4 else ""))
-    out += ["", f"Registered by svot {__version__}; user-visible changes are listed in the "
+    entries = changelog_entries(fam.name)
+    if entries:
+        out += ["", f"Changelog entries that name {fam.name}:", ""]
+        out += [f"* **{release}**: {item}" for release, item in entries]
+    out += ["", f"Registered by svot {__version__}; every user-visible change is in the "
             "[changelog](../changelog.md).", ""]
     return "\n".join(out)
 
