@@ -409,6 +409,7 @@ ALLOWED = {
     ("svot/dataset/instance.py", "json.loads"): "a deep copy of svot's own state dict",
     ("svot/dataset/ray_engine.py", "read_bytes"): "a Ray worker's own part file",
     ("svot/gallery/build.py", "read_bytes"): "its own output file, after is_file()",
+    ("svot/gallery/assets.py", "read_text"): "svot's own package data (importlib.resources)",
     ("svot/rulemaze/metrics.py", "json.loads"): "model text, RecursionError caught beside ValueError",
     ("svot/rulemaze/evaluate.py", "read_bytes"): "the predictions reader of helper rulemaze (its one reader)",
     ("svot/gallery/predictions.py", "json.loads"): "the predictions reader of helper rulemaze (its one reader)",
