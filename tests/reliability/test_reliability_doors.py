@@ -119,6 +119,8 @@ def _non_regular(tmp_path: Path, kind: str) -> Path:
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("reader", sorted(PATH_READERS))
 def test_readers_of_a_user_path_refuse_what_is_not_a_regular_file(reader, kind, tmp_path):
+    if reader.startswith("svot.inspect"):
+        pytest.importorskip("inspect_ai", reason="the eval extra brings inspect-ai")
     call, expect = PATH_READERS[reader]
     path = _non_regular(tmp_path, kind)
     outcome = _finishes(lambda: call(path))
