@@ -1,0 +1,8 @@
+"""SVoT on JAX: functional envs (``reset``/``step`` under ``jit``, ``vmap`` and ``scan``) from the same
+compiled PDDL tables as the numpy vector engine. Needs the ``jax`` extra (``pip install svot[jax]``);
+nothing in the core imports this package. See ``docs/jax.md``.
+"""
+
+from svot.jax.env import AUTORESET_MODES, State, SVoTJaxEnv, TimeStep, make
+
+__all__ = ["AUTORESET_MODES", "SVoTJaxEnv", "State", "TimeStep", "make"]
