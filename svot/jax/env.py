@@ -26,17 +26,20 @@ observation, and the terminal one in ``timestep.extras["final_observation"]``;
 
 from __future__ import annotations
 
+import logging
 from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from svot.envs.observation import spec_observation
 from svot.errors import ConfigError
 from svot.jax.render import AtlasRenderer
 from svot.jax.kernel import DeviceTables, apply_first, device_tables, make_chain_step, settle
 from svot.jax.tables import HostTables, host_tables
 
+log = logging.getLogger(__name__)
 AUTORESET_MODES = ("NextStep", "SameStep", "Disabled")
 
 
@@ -89,6 +92,9 @@ class SVoTJaxEnv:
         N, S = host.size, host.slots
         self._obs_cols = S * N * N
         self._bit_weights = jnp.asarray(1 << np.arange(S), jnp.dtype(host.obs_dtype))
+        if host.obs_fallback:
+            log.warning("%s: observations computed per env by the spec on the host (slow), as the numpy env does: "
+                        "the predicate-name map disagrees with spec.cell_kinds", self.id)
         self.renderer = None
         if observation == "rgb":
             self.renderer = AtlasRenderer(host.dspec, N, image_size)
@@ -100,11 +106,21 @@ class SVoTJaxEnv:
     def grid(self, state: State) -> jax.Array:
         """The bit-flag grid of ``state`` (the numpy vector env's observation)."""
         N = self.size
+        if self.host.obs_fallback:
+            out = jax.ShapeDtypeStruct((N, N), jnp.dtype(self.obs_dtype))
+            return jax.pure_callback(self._spec_grids, out, state.rows, vmap_method="expand_dims")
         bits = state.rows[: self._obs_cols].reshape(N, N, -1).astype(self._bit_weights.dtype)
         obs = jnp.sum(bits * self._bit_weights, axis=-1, dtype=self._bit_weights.dtype)
         if self.tables.static_obs is not None:
             obs = obs | self.tables.static_obs[state.problem]
         return obs
+
+    def _spec_grids(self, rows: np.ndarray) -> np.ndarray:
+        """The spec's own grids of state rows of any leading shape (on the host: the slow path)."""
+        h, N = self.host, self.size
+        flat = np.asarray(rows).reshape(-1, rows.shape[-1])
+        out = [spec_observation(h.dspec, h.dspec.state_dict(h.engine.true_atoms(r), N), N) for r in flat]
+        return np.stack(out).reshape(rows.shape[:-1] + (N, N)) if out else np.zeros(rows.shape[:-1] + (N, N), self.obs_dtype)
 
     def observe(self, state: State) -> jax.Array:
         grid = self.grid(state)

@@ -23,8 +23,11 @@ from typing import Sequence
 import gymnasium as gym
 import numpy as np
 
+from svot.domains import SPECS
 from svot.domains.base import DomainSpec as _BaseSpec
 from svot.envs.observation import observation_dtype, slots_per_cell, static_grid, undrawn_kinds
+from svot.envs.registration import env_id as env_id_of
+from svot.envs.vector import SVoTVectorEnv
 from svot.errors import ConfigError
 
 
@@ -64,19 +67,35 @@ class HostTables:
     pool: tuple  # the Problems, for reading back (pool[i] is problem i)
     engine: object  # the numpy VectorEngine (for reading rows back as atoms)
     dspec: object
+    obs_fallback: bool  # observations through the spec on the host (slow; see SVoTJaxEnv.grid)
 
 
-def numpy_vector_env(env_id: str, pool_size: int, seed: int, problems: Sequence | None = None, **kwargs):
-    """The numpy vector env the tables come from, reset with ``seed`` (which draws its pool)."""
-    venv = gym.make_vec(env_id, num_envs=1, pool_size=pool_size, problems=problems, **kwargs)
-    venv.reset(seed=seed)
+def numpy_vector_env(env_id: str, pool_size: int, seed: int | None = None, num_envs: int = 1, **kwargs):
+    """The numpy vector env of ``env_id`` (reset with ``seed``, which draws its pool, unless None).
+
+    ``gymnasium.make_vec`` where the id has a native vector env; a domain registered
+    without one (``svot.extend.register_domain`` with no ``vector_entry_point``, like the
+    toy domain of the tests) gets :class:`~svot.envs.vector.SVoTVectorEnv` built directly.
+    """
+    spec = gym.spec(env_id)
+    if spec.vector_entry_point is not None:
+        venv = gym.make_vec(env_id, num_envs=num_envs, pool_size=pool_size, **kwargs)
+    else:
+        size, split = spec.kwargs["size"], spec.kwargs.get("split", "id")
+        domain = next((d for d in SPECS if env_id_of(d, size, split) == env_id), None)
+        if domain is None:
+            raise ConfigError(f"{env_id} is not an SVoT id (no registered domain makes it)")
+        venv = SVoTVectorEnv(num_envs, size, split, domain=domain, pool_size=pool_size,
+                             max_episode_steps=spec.max_episode_steps, **kwargs)
+    if seed is not None:
+        venv.reset(seed=seed)
     return venv
 
 
 def host_tables(env_id: str, pool_size: int = 1024, seed: int = 0, problems: Sequence | None = None,
                 max_episode_steps: int | None | str = "registered") -> HostTables:
     """Read the compiled tables and the encoded pool of ``env_id`` (pool drawn from ``seed``)."""
-    venv = numpy_vector_env(env_id, pool_size, seed, problems)
+    venv = numpy_vector_env(env_id, pool_size, seed, problems=problems)
     eng, dspec, size = venv.engine, venv.dspec, venv.size
     if eng.pick is None and eng.table is None:  # pragma: no cover - every engine has a table
         raise ConfigError(f"{env_id}: the vector engine has no candidate table")
@@ -92,9 +111,9 @@ def host_tables(env_id: str, pool_size: int = 1024, seed: int = 0, problems: Seq
         static_obs = np.stack([static_grid(dspec, dspec.state_dict(p.init, size), size, undrawn) for p in pool])
     if max_episode_steps == "registered":
         max_episode_steps = venv.max_episode_steps
-    if getattr(venv, "_obs_fallback", False):
-        raise ConfigError(f"{env_id}: its observation is not a projection of the state columns (the numpy env "
-                          "asks the spec per env); the JAX backend cannot run it")
+    # the numpy env checked its bit projection against the spec's cell_kinds on pool states; where it
+    # disagrees (a kind that hides another, as the toy lamps' lit lamp), both backends ask the spec per env
+    obs_fallback = bool(getattr(venv, "_obs_fallback", False))
     fail = None
     if type(dspec).is_failure is not _BaseSpec.is_failure:
         fail = failure_table(eng, batch, dspec, size, act_rows, env_id)
@@ -110,7 +129,7 @@ def host_tables(env_id: str, pool_size: int = 1024, seed: int = 0, problems: Seq
         settle_limit=int(eng._settle_limit), chains=eng.chains,
         pool_init=batch.init, pool_code=batch.codes, pool_goal_cols=batch.goal_cols,
         pool_goal_static=batch.goal_static, static_obs=static_obs, fail=fail, pool=tuple(pool),
-        engine=eng, dspec=dspec,
+        engine=eng, dspec=dspec, obs_fallback=obs_fallback,
     )
 
 

@@ -12,18 +12,18 @@ compared rows and observations say so).
 
 from __future__ import annotations
 
-import gymnasium as gym
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 import svot.jax
+from svot.jax.tables import numpy_vector_env
 
 
 def lockstep(env_id: str, num_envs: int, steps: int, seed: int = 0, pool_size: int = 64,
              autoreset_mode: str = "NextStep", action_seed: int = 1) -> dict:
     """Random actions on both backends; asserts equality at every step; returns counts for the report."""
-    venv = gym.make_vec(env_id, num_envs=num_envs, pool_size=pool_size, autoreset_mode=autoreset_mode)
+    venv = numpy_vector_env(env_id, pool_size, num_envs=num_envs, autoreset_mode=autoreset_mode)
     obs_np, _ = venv.reset(seed=seed)
     env = svot.jax.make(env_id, pool_size=pool_size, seed=seed, autoreset_mode=autoreset_mode)
     assert env.host.pool == venv.pool, "the two backends drew different pools"
