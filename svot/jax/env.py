@@ -36,7 +36,7 @@ import numpy as np
 from svot.envs.observation import spec_observation
 from svot.errors import ConfigError
 from svot.jax.render import AtlasRenderer
-from svot.jax.kernel import DeviceTables, apply_first, device_tables, make_chain_step, settle
+from svot.jax.kernel import DeviceTables, all_set, apply_first, device_tables, make_chain_step, settle, unpack_rows
 from svot.jax.tables import HostTables, host_tables
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ AUTORESET_MODES = ("NextStep", "SameStep", "Disabled")
 class State(NamedTuple):
     """One env's state: its engine row and pivot code, the pool problem it plays, steps taken, its key."""
 
-    rows: jax.Array  # (width,) uint8, the numpy engine's row layout
+    rows: jax.Array  # (width/8,) uint8: the numpy engine's row, column c as bit c % 8 of byte c // 8
     code: jax.Array  # int32 pivot code
     problem: jax.Array  # int32 index into the pool
     elapsed: jax.Array  # int32 steps since the reset
@@ -89,9 +89,7 @@ class SVoTJaxEnv:
         self._chain = None
         if host.chains is not None:
             self._chain = make_chain_step(self.tables.chains, host.chains.steps, host.chains.width)
-        N, S = host.size, host.slots
-        self._obs_cols = S * N * N
-        self._bit_weights = jnp.asarray(1 << np.arange(S), jnp.dtype(host.obs_dtype))
+        N = host.size
         if host.obs_fallback:
             log.warning("%s: observations computed per env by the spec on the host (slow), as the numpy env does: "
                         "the predicate-name map disagrees with spec.cell_kinds", self.id)
@@ -109,8 +107,11 @@ class SVoTJaxEnv:
         if self.host.obs_fallback:
             out = jax.ShapeDtypeStruct((N, N), jnp.dtype(self.obs_dtype))
             return jax.pure_callback(self._spec_grids, out, state.rows, vmap_method="expand_dims")
-        bits = state.rows[: self._obs_cols].reshape(N, N, -1).astype(self._bit_weights.dtype)
-        obs = jnp.sum(bits * self._bit_weights, axis=-1, dtype=self._bit_weights.dtype)
+        # slot i of a cell is bit i of its observation: the packed row's first bytes are the grid
+        if self.host.slots == 8:
+            obs = state.rows[: N * N].reshape(N, N)
+        else:  # uint16 grids: two bytes per cell, low byte first
+            obs = jax.lax.bitcast_convert_type(state.rows[: 2 * N * N].reshape(N, N, 2), jnp.uint16)
         if self.tables.static_obs is not None:
             obs = obs | self.tables.static_obs[state.problem]
         return obs
@@ -118,7 +119,7 @@ class SVoTJaxEnv:
     def _spec_grids(self, rows: np.ndarray) -> np.ndarray:
         """The spec's own grids of state rows of any leading shape (on the host: the slow path)."""
         h, N = self.host, self.size
-        flat = np.asarray(rows).reshape(-1, rows.shape[-1])
+        flat = unpack_rows(np.asarray(rows).reshape(-1, rows.shape[-1]))
         out = [spec_observation(h.dspec, h.dspec.state_dict(h.engine.true_atoms(r), N), N) for r in flat]
         return np.stack(out).reshape(rows.shape[:-1] + (N, N)) if out else np.zeros(rows.shape[:-1] + (N, N), self.obs_dtype)
 
@@ -128,7 +129,7 @@ class SVoTJaxEnv:
 
     def is_goal(self, state: State) -> jax.Array:
         t = self.tables
-        goal = jnp.all(state.rows[t.pool_goal_cols[state.problem]] == 1)
+        goal = all_set(state.rows, t.pool_goal_byte[state.problem], t.pool_goal_mask[state.problem])
         return goal & t.pool_goal_static[state.problem]
 
     def is_failure(self, state: State) -> jax.Array:
@@ -219,7 +220,7 @@ class SVoTJaxEnv:
     # --- reading states back (host side) -------------------------------------------------------
     def atoms(self, state: State) -> list[str]:
         """Sorted ground-atom strings of one (unbatched) state, as the numpy env's ``atoms(i)``."""
-        return self.host.engine.atom_strings(np.asarray(state.rows))
+        return self.host.engine.atom_strings(unpack_rows(state.rows))
 
     def problem(self, state: State):
         """The :class:`~svot.pddl.Problem` one (unbatched) state plays."""

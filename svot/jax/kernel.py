@@ -29,32 +29,39 @@ from svot.jax.tables import HostTables
 
 class Chains(NamedTuple):
     cell: jax.Array
-    lits: jax.Array  # (M*S, W, L)
-    cond: jax.Array  # (M*S*(W+1), C)
-    cond_val: jax.Array
-    cond_pad: jax.Array  # what an unwritten cond row holds (FALSE for zeros, TRUE for ones)
-    det: jax.Array
-    det_val: jax.Array
+    lit_byte: jax.Array  # (M*S, W, L)
+    lit_mask: jax.Array
+    cond: Writes  # rows (M*S*(W+1), C)
+    det: Writes  # rows (M*(S+1), D)
     code: jax.Array
     applied: jax.Array
 
 
+class Writes(NamedTuple):
+    """Per row (an action, or a macro step/outcome): the bytes, bits and values its column writes set."""
+
+    byte: jax.Array  # (R, K) int32
+    bit: jax.Array  # (R, K) uint8
+    val: jax.Array  # (R, K) uint8 (0/1)
+
+
 class DeviceTables(NamedTuple):
-    """The kernel's tables on device (int32 indices; a pytree, so it may be passed through jit)."""
+    """The kernel's tables on device (int32 indices, columns as (byte, bit mask) of the packed row)."""
 
     act_rows: jax.Array
     table: jax.Array
-    lit_col: jax.Array
-    write_col: jax.Array
-    write_val: jax.Array
+    lit_byte: jax.Array  # (A+1, L)
+    lit_mask: jax.Array
+    writes: Writes  # per action
     keep: jax.Array
     set: jax.Array
     internal_table: jax.Array | None
     internal_possible: jax.Array | None
     chains: Chains | None
-    pool_init: jax.Array
+    pool_init: jax.Array  # (P, width/8) packed rows
     pool_code: jax.Array
-    pool_goal_cols: jax.Array
+    pool_goal_byte: jax.Array
+    pool_goal_mask: jax.Array
     pool_goal_static: jax.Array
     static_obs: jax.Array | None
     fail: jax.Array | None
@@ -67,37 +74,72 @@ def _i32(a) -> jax.Array:
     return jnp.asarray(a.astype(np.int32))
 
 
+def pack_rows(rows: np.ndarray) -> np.ndarray:
+    """Byte rows (0/1 per column, the numpy engine's layout) as bits: column c is bit c % 8 of byte c // 8."""
+    return np.packbits(np.asarray(rows, np.uint8), axis=-1, bitorder="little")
+
+
+def unpack_rows(packed) -> np.ndarray:
+    """The numpy engine's byte rows of packed rows (any leading shape)."""
+    return np.unpackbits(np.asarray(packed, np.uint8), axis=-1, bitorder="little")
+
+
+def _cols(cols):
+    cols = np.asarray(cols)
+    return _i32(cols >> 3), jnp.asarray((1 << (cols & 7)).astype(np.uint8))
+
+
+def _writes(cols, vals) -> Writes:
+    cols = np.asarray(cols)
+    vals = np.broadcast_to(np.asarray(vals, np.uint8), cols.shape)
+    return Writes(byte=_i32(cols >> 3), bit=jnp.asarray((cols & 7).astype(np.uint8)), val=jnp.asarray(vals))
+
+
 def device_tables(h: HostTables) -> DeviceTables:
     chains = None
     if h.chains is not None:
         ch = h.chains
-        S, W, L = ch.steps, ch.width, ch.lit_width
-        Cz = int((ch.cond_val == 0).sum())
-        pad = np.array([h.engine.FALSE] * Cz + [h.engine.TRUE] * (len(ch.cond_val) - Cz), np.int32)
-        chains = Chains(
-            cell=_i32(ch.cell), lits=_i32(ch.lits.reshape(-1, W, L)), cond=_i32(ch.cond),
-            cond_val=jnp.asarray(ch.cond_val, jnp.uint8), cond_pad=jnp.asarray(pad), det=_i32(ch.det),
-            det_val=jnp.asarray(ch.det_val, jnp.uint8), code=_i32(ch.code), applied=jnp.asarray(ch.applied, bool),
-        )
+        W, L = ch.width, ch.lit_width
+        lb, lm = _cols(ch.lits.reshape(-1, W, L))
+        chains = Chains(cell=_i32(ch.cell), lit_byte=lb, lit_mask=lm, cond=_writes(ch.cond, ch.cond_val),
+                        det=_writes(ch.det, ch.det_val), code=_i32(ch.code), applied=jnp.asarray(ch.applied, bool))
     internal = h.internal_table is not None
+    lb, lm = _cols(h.lit_col)
+    gb, gm = _cols(h.pool_goal_cols)
     return DeviceTables(
-        act_rows=_i32(h.act_rows), table=_i32(h.table), lit_col=_i32(h.lit_col), write_col=_i32(h.write_col),
-        write_val=jnp.asarray(h.write_val, jnp.uint8), keep=_i32(h.keep), set=_i32(h.set),
+        act_rows=_i32(h.act_rows), table=_i32(h.table), lit_byte=lb, lit_mask=lm,
+        writes=_writes(h.write_col, h.write_val), keep=_i32(h.keep), set=_i32(h.set),
         internal_table=_i32(h.internal_table) if internal else None,
         internal_possible=jnp.asarray(h.internal_possible, bool) if internal else None,
-        chains=chains, pool_init=jnp.asarray(h.pool_init, jnp.uint8), pool_code=_i32(h.pool_code),
-        pool_goal_cols=_i32(h.pool_goal_cols), pool_goal_static=jnp.asarray(h.pool_goal_static, bool),
+        chains=chains, pool_init=jnp.asarray(pack_rows(h.pool_init)), pool_code=_i32(h.pool_code),
+        pool_goal_byte=gb, pool_goal_mask=gm, pool_goal_static=jnp.asarray(h.pool_goal_static, bool),
         static_obs=None if h.static_obs is None else jnp.asarray(h.static_obs),
         fail=None if h.fail is None else jnp.asarray(h.fail, bool),
     )
 
 
+def all_set(rows, byte, mask) -> jax.Array:
+    """Along the last axis: are all the (byte, mask) columns 1?"""
+    return jnp.all((rows[byte] & mask) != 0, axis=-1)
+
+
+def write(rows, byte, bit, val):
+    """Set the columns (byte, bit) to ``val``: one scatter-add of per-bit deltas.
+
+    A row's columns are distinct apart from padding (FALSE written 0, TRUE written 1,
+    already so), so the deltas of bits in one byte add up without carries.
+    """
+    cur = (rows[byte] >> bit) & 1
+    delta = (val - cur) << bit  # uint8 arithmetic wraps: -d is 256 - d
+    return rows.at[byte].add(delta)
+
+
 def apply_first(t: DeviceTables, rows, code, cand, dummy: int):
     """Apply the first candidate of ``cand`` (W,) whose literal columns are all 1; returns (chosen, rows, code)."""
-    lits = t.lit_col[cand]  # (W, L)
-    ok = jnp.all(rows[lits] == 1, axis=-1)
+    ok = all_set(rows, t.lit_byte[cand], t.lit_mask[cand])
     chosen = jnp.min(jnp.where(ok, cand, dummy))
-    rows = rows.at[t.write_col[chosen]].set(t.write_val, unique_indices=False)
+    w = t.writes
+    rows = write(rows, w.byte[chosen], w.bit[chosen], w.val[chosen])
     code = (code & t.keep[chosen]) | t.set[chosen]
     return chosen, rows, code
 
@@ -129,16 +171,18 @@ def make_chain_step(ch: Chains, steps: int, width: int):
 
     def step(rows, tix):
         m = ch.cell[tix]
-        lits = ch.lits[m * S + s_idx]  # (S, W, L)
-        holds = jnp.all(rows[lits] == 1, axis=-1)  # (S, W)
+        ms = m * S + s_idx
+        holds = all_set(rows, ch.lit_byte[ms], ch.lit_mask[ms])  # (S, W)
         ok = jnp.any(holds, axis=-1)
         outcome = jnp.min(jnp.where(ok, S, s_idx))  # first step where no alternative holds (padding never does)
         alt = jnp.min(jnp.where(holds, w_idx, W), axis=-1)  # (S,) first alternative holding, W: none
-        cond_rows = ch.cond[(m * S + s_idx) * (W + 1) + alt]  # (S, C)
-        cond_rows = jnp.where((s_idx < outcome)[:, None], cond_rows, ch.cond_pad)
-        rows = rows.at[cond_rows.reshape(-1)].set(jnp.tile(ch.cond_val, S))
+        r = ms * (W + 1) + alt
+        done = (s_idx < outcome)[:, None]  # only the completed steps write
+        c = ch.cond
+        val = jnp.where(done, c.val[r], (rows[c.byte[r]] >> c.bit[r]) & 1)  # an incomplete step rewrites what is
+        rows = write(rows, c.byte[r].reshape(-1), c.bit[r].reshape(-1), val.reshape(-1))
         o = m * (S + 1) + outcome
-        rows = rows.at[ch.det[o]].set(ch.det_val)
+        rows = write(rows, ch.det.byte[o], ch.det.bit[o], ch.det.val[o])
         return rows, ch.code[o], ch.applied[o]
 
     return step

@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import svot.jax
+from svot.jax.kernel import unpack_rows
 from svot.jax.tables import numpy_vector_env
 
 
@@ -62,7 +63,7 @@ def lockstep(env_id: str, num_envs: int, steps: int, seed: int = 0, pool_size: i
 def _compare(venv, state, obs_jax, obs_np, where: str) -> None:
     st = venv._state
     np.testing.assert_array_equal(np.asarray(state.problem), st.problem, err_msg=f"problem, {where}")
-    np.testing.assert_array_equal(np.asarray(state.rows), st.rows, err_msg=f"state rows, {where}")
+    np.testing.assert_array_equal(unpack_rows(state.rows), st.rows, err_msg=f"state rows, {where}")
     np.testing.assert_array_equal(np.asarray(state.code), st.code, err_msg=f"pivot code, {where}")
     assert np.asarray(obs_jax).dtype == obs_np.dtype
     np.testing.assert_array_equal(np.asarray(obs_jax), obs_np, err_msg=f"observation, {where}")

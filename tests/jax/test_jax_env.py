@@ -98,8 +98,9 @@ def test_disabled_autoreset_keeps_the_terminal_state():
     state, _ = env.reset(jax.random.PRNGKey(0))
     step = jax.jit(env.step)
     ended = None
+    actions = np.random.default_rng(0).integers(env.num_actions, size=400)
     for t in range(400):
-        state, ts = step(state, jnp.int32(t % env.num_actions))
+        state, ts = step(state, jnp.int32(actions[t]))
         if bool(ts.terminated):
             ended = state
             break
