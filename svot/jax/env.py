@@ -9,8 +9,8 @@ compiled tables of the numpy vector engine and a problem pool on device.
 **Problems.** ``make(id, pool_size=K, seed=s)`` draws the same pool as
 ``gymnasium.make_vec(id, pool_size=K)`` reset with seed ``s`` (problem ``j`` is
 the ``j``-th draw of :func:`svot.problem_gen.generate` from that seed) and
-encodes it once; a reset (and an autoreset inside ``step``) picks a problem of
-the pool with the state's own key, so it never leaves ``jit``.
+encodes it once; a reset picks a problem of the pool with its key, an autoreset
+inside ``step`` with a counter hash the reset key seeded, so neither leaves ``jit``.
 :meth:`SVoTJaxEnv.reset_to` and :meth:`SVoTJaxEnv.step_to` take the problem index
 instead of a key: driving them with the numpy env's own choices replays its
 trajectories exactly (this is how ``tests/jax`` compares the two backends).
@@ -44,14 +44,14 @@ AUTORESET_MODES = ("NextStep", "SameStep", "Disabled")
 
 
 class State(NamedTuple):
-    """One env's state: its engine row and pivot code, the pool problem it plays, steps taken, its key."""
+    """One env's state: its engine row and pivot code, the pool problem it plays, steps taken, its draws."""
 
     rows: jax.Array  # (width/8,) uint8: the numpy engine's row, column c as bit c % 8 of byte c // 8
     code: jax.Array  # int32 pivot code
     problem: jax.Array  # int32 index into the pool
     elapsed: jax.Array  # int32 steps since the reset
     needs_reset: jax.Array  # bool: NextStep mode resets on the next step
-    key: jax.Array  # PRNG key of the next autoreset's draw
+    rng: jax.Array  # uint32 counter of the autoreset draws (see SVoTJaxEnv.step)
 
 
 class TimeStep(NamedTuple):
@@ -63,6 +63,15 @@ class TimeStep(NamedTuple):
     is_success: jax.Array  # bool: the goal holds
     applicable: jax.Array  # bool: the action changed the state (the numpy env's info["applicable"])
     extras: dict  # SameStep mode: {"final_observation": ...}
+
+
+def draw(x: jax.Array) -> jax.Array:
+    """A 32-bit integer hash (murmur3's finaliser): well-mixed bits from a counter."""
+    x = x ^ (x >> 16)
+    x = x * jnp.uint32(0x85EBCA6B)
+    x = x ^ (x >> 13)
+    x = x * jnp.uint32(0xC2B2AE35)
+    return x ^ (x >> 16)
 
 
 class SVoTJaxEnv:
@@ -138,11 +147,11 @@ class SVoTJaxEnv:
         return self.tables.fail[state.problem * self._n_codes + state.code]
 
     # --- reset ---------------------------------------------------------------------------------
-    def _load(self, problem, key) -> State:
+    def _load(self, problem, rng) -> State:
         t = self.tables
         problem = jnp.asarray(problem, jnp.int32)
         return State(rows=t.pool_init[problem], code=t.pool_code[problem], problem=problem,
-                     elapsed=jnp.int32(0), needs_reset=jnp.bool_(False), key=key)
+                     elapsed=jnp.int32(0), needs_reset=jnp.bool_(False), rng=rng)
 
     def _first_timestep(self, state: State) -> TimeStep:
         extras = {"final_observation": self.observe(state)} if self.autoreset_mode == "SameStep" else {}
@@ -151,13 +160,13 @@ class SVoTJaxEnv:
                         applicable=jnp.bool_(True), extras=extras)
 
     def reset(self, key: jax.Array) -> tuple[State, TimeStep]:
-        """A problem drawn from the pool with ``key``; the state keeps a child key for later autoresets."""
+        """A problem drawn from the pool with ``key``, which also seeds the state's autoreset draws."""
         key, sub = jax.random.split(key)
         return self.reset_to(key, jax.random.randint(sub, (), 0, self.pool_size, jnp.int32))
 
     def reset_to(self, key: jax.Array, problem) -> tuple[State, TimeStep]:
-        """Pool problem ``problem`` (an int index) in its initial state."""
-        state = self._load(problem, key)
+        """Pool problem ``problem`` (an int index) in its initial state; ``key`` seeds the autoreset draws."""
+        state = self._load(problem, jax.random.bits(key, (), jnp.uint32))
         return state, self._first_timestep(state)
 
     # --- step ----------------------------------------------------------------------------------
@@ -175,10 +184,15 @@ class SVoTJaxEnv:
         return state._replace(rows=rows, code=code), applied
 
     def step(self, state: State, action) -> tuple[State, TimeStep]:
-        """One step; an autoreset draws its problem with the state's key."""
-        key, sub = jax.random.split(state.key)
-        fresh = jax.random.randint(sub, (), 0, self.pool_size, jnp.int32)
-        return self.step_to(state._replace(key=key), action, fresh)
+        """One step; an autoreset loads pool problem ``hash(rng) % pool_size`` (see :func:`draw`).
+
+        The draw is a counter hash, not a ``jax.random`` split: a key split per env and
+        step cost more than the step itself on a CPU, and is computed whether or not
+        the env resets (``vmap`` evaluates both sides of a select).
+        """
+        rng = state.rng + jnp.uint32(0x9E3779B9)  # a Weyl sequence, hashed below
+        fresh = (draw(rng) % jnp.uint32(self.pool_size)).astype(jnp.int32)
+        return self.step_to(state._replace(rng=rng), action, fresh)
 
     def step_to(self, state: State, action, fresh_problem) -> tuple[State, TimeStep]:
         """:meth:`step`, with the problem an autoreset would load given (an int index into the pool)."""
@@ -192,7 +206,7 @@ class SVoTJaxEnv:
         mode = self.autoreset_mode
         extras: dict = {}
         if mode == "NextStep":
-            fresh = self._load(fresh_problem, nxt.key)
+            fresh = self._load(fresh_problem, nxt.rng)
             again = state.needs_reset
             nxt = jax.tree.map(lambda a, b: jnp.where(again, a, b), fresh, nxt)
             terminated = terminated & ~again
@@ -205,7 +219,7 @@ class SVoTJaxEnv:
         elif mode == "SameStep":
             final = self.observe(nxt)
             done = terminated | truncated
-            fresh = self._load(fresh_problem, nxt.key)
+            fresh = self._load(fresh_problem, nxt.rng)
             nxt = jax.tree.map(lambda a, b: jnp.where(done, a, b), fresh, nxt)
             applied = applied | done
             obs = jnp.where(done, self.observe(nxt), final)
