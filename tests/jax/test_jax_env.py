@@ -41,7 +41,7 @@ def test_lockstep_with_the_numpy_vector_env(env_id):
     assert counts["episodes"] > 0 and counts["applied"] > 0  # the walk ended episodes and moved
 
 
-@pytest.mark.parametrize("env_id", ["SVoT/FrozenLake-4x4-v0", "SVoT/Gather-4x4-v0"])
+@pytest.mark.parametrize("env_id", ["SVoT/FrozenLake-4x4-v0"])
 def test_same_step_autoreset_matches(env_id):
     counts = lockstep(env_id, num_envs=16, steps=60, autoreset_mode="SameStep")
     assert counts["episodes"] > 0
@@ -110,7 +110,7 @@ def test_disabled_autoreset_keeps_the_terminal_state():
     assert bool(ts2.terminated) and int(again.problem) == int(ended.problem)
 
 
-@pytest.mark.parametrize("env_id", ["SVoT/Sokoban-4x4-v0", "SVoT/RegularMaze-3x3-v0"])
+@pytest.mark.parametrize("env_id", ["SVoT/RegularMaze-3x3-v0"])  # walls from the static grid, agent and goal drawn
 def test_rgb_frames_equal_the_numpy_renderer(env_id):
     env = svot.jax.make(env_id, pool_size=16, seed=0, observation="rgb", image_size=50)
     venv = gym.make_vec(env_id, num_envs=8, pool_size=16, image_size=50)
