@@ -1,7 +1,7 @@
 """PPO on svot's JAX backend, PureJaxRL-style: rollout and update in one jitted function.
 
     pip install -e '.[jax]'
-    python examples/ppo_jax.py                       # SVoT/Maze-5x5-v0, ~1.5M steps
+    python examples/ppo_jax.py                       # SVoT/Maze-5x5-v0, ~500k steps
     python examples/ppo_jax.py --total-steps 500000 --env SVoT/FrozenLake-4x4-v0
 
 Training envs play a pool of ``--pool`` mazes (seed 0); the success rate is measured on
@@ -188,10 +188,10 @@ def evaluate(eval_env, policy, params, problems, key, greedy: bool):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--env", default="SVoT/Maze-5x5-v0")
-    ap.add_argument("--total-steps", type=int, default=1_500_000)
+    ap.add_argument("--total-steps", type=int, default=500_000)
     ap.add_argument("--num-envs", type=int, default=64)
     ap.add_argument("--num-steps", type=int, default=128)
-    ap.add_argument("--updates-per-call", type=int, default=20)
+    ap.add_argument("--updates-per-call", type=int, default=5)
     ap.add_argument("--pool", type=int, default=1024, help="training mazes")
     ap.add_argument("--eval-pool", type=int, default=512, help="held-out mazes drawn (those also in training are dropped)")
     ap.add_argument("--lr", type=float, default=5e-4)
