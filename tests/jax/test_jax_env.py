@@ -57,7 +57,7 @@ def test_toy_lamps_domain_runs_on_jax(lamp_ids):
 def test_every_registered_id_in_lockstep(env_id):
     """2,048 envs for 60 steps per id: with the autoresets' new episodes, over 10,000 trajectories per domain
     (4 to 6 ids each), every state, observation, reward and end equal to the numpy vector env's."""
-    counts = lockstep(env_id, num_envs=2048, steps=60, seed=5, pool_size=1024, action_seed=7)
+    counts = lockstep(env_id, num_envs=2048, steps=60, seed=5, pool_size=256, action_seed=7)
     assert counts["steps"] == 2048 * 60 and counts["applied"] > 0
 
 
