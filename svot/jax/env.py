@@ -97,7 +97,7 @@ class SVoTJaxEnv:
         self._n_codes = host.n_codes
         self._chain = None
         if host.chains is not None:
-            self._chain = make_chain_step(self.tables.chains, host.chains.steps, host.chains.width)
+            self._chain = make_chain_step(self.tables.chains, host.chains.steps, host.chain_width)
         N = host.size
         if host.obs_fallback:
             log.warning("%s: observations computed per env by the spec on the host (slow), as the numpy env does: "
@@ -138,7 +138,7 @@ class SVoTJaxEnv:
 
     def is_goal(self, state: State) -> jax.Array:
         t = self.tables
-        goal = all_set(state.rows, t.pool_goal_byte[state.problem], t.pool_goal_mask[state.problem])
+        goal = all_set(state.rows, t.pool_goal[state.problem])
         return goal & t.pool_goal_static[state.problem]
 
     def is_failure(self, state: State) -> jax.Array:

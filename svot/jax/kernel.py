@@ -29,20 +29,11 @@ from svot.jax.tables import HostTables
 
 class Chains(NamedTuple):
     cell: jax.Array
-    lit_byte: jax.Array  # (M*S, W, L)
-    lit_mask: jax.Array
-    cond: Writes  # rows (M*S*(W+1), C)
-    det: Writes  # rows (M*(S+1), D)
+    lits: jax.Array  # (M*S, W, L) literal columns
+    cond: jax.Array  # (M*S*(W+1), C) write codes
+    det: jax.Array  # (M*(S+1), D) write codes
     code: jax.Array
     applied: jax.Array
-
-
-class Writes(NamedTuple):
-    """Per row (an action, or a macro step/outcome): the bytes, bits and values its column writes set."""
-
-    byte: jax.Array  # (R, K) int32
-    bit: jax.Array  # (R, K) uint8
-    val: jax.Array  # (R, K) uint8 (0/1)
 
 
 class DeviceTables(NamedTuple):
@@ -50,9 +41,8 @@ class DeviceTables(NamedTuple):
 
     act_rows: jax.Array
     table: jax.Array
-    lit_byte: jax.Array  # (A+1, L)
-    lit_mask: jax.Array
-    writes: Writes  # per action
+    lits: jax.Array  # (A+1, L) literal columns
+    writes: jax.Array  # (A+1, Z+O) write codes (see write_codes)
     keep: jax.Array
     set: jax.Array
     internal_table: jax.Array | None
@@ -60,8 +50,7 @@ class DeviceTables(NamedTuple):
     chains: Chains | None
     pool_init: jax.Array  # (P, width/8) packed rows
     pool_code: jax.Array
-    pool_goal_byte: jax.Array
-    pool_goal_mask: jax.Array
+    pool_goal: jax.Array  # (P, Gm) goal columns
     pool_goal_static: jax.Array
     static_obs: jax.Array | None
     fail: jax.Array | None
@@ -84,62 +73,69 @@ def unpack_rows(packed) -> np.ndarray:
     return np.unpackbits(np.asarray(packed, np.uint8), axis=-1, bitorder="little")
 
 
-def _cols(cols):
-    cols = np.asarray(cols)
-    return _i32(cols >> 3), jnp.asarray((1 << (cols & 7)).astype(np.uint8))
-
-
-def _writes(cols, vals) -> Writes:
-    cols = np.asarray(cols)
-    vals = np.broadcast_to(np.asarray(vals, np.uint8), cols.shape)
-    return Writes(byte=_i32(cols >> 3), bit=jnp.asarray((cols & 7).astype(np.uint8)), val=jnp.asarray(vals))
+def write_codes(cols, vals) -> jax.Array:
+    """Column writes as one int32 each: ``column * 2 + value`` (one gather per write in the kernel)."""
+    cols = np.asarray(cols, np.int64)
+    return _i32(cols * 2 + np.broadcast_to(np.asarray(vals, np.int64), cols.shape))
 
 
 def device_tables(h: HostTables) -> DeviceTables:
     chains = None
     if h.chains is not None:
         ch = h.chains
-        W, L = ch.width, ch.lit_width
-        lb, lm = _cols(ch.lits.reshape(-1, W, L))
-        chains = Chains(cell=_i32(ch.cell), lit_byte=lb, lit_mask=lm, cond=_writes(ch.cond, ch.cond_val),
-                        det=_writes(ch.det, ch.det_val), code=_i32(ch.code), applied=jnp.asarray(ch.applied, bool))
+        S, W, L = ch.steps, ch.width, ch.lit_width
+        lits = ch.lits.reshape(-1, W, L)
+        # the numpy engine pads a step to 8 alternatives (one word); keep those some macro uses
+        Wu = max(1, int((lits[:, :, 0] != h.engine.FALSE).any(0).nonzero()[0].max(initial=0)) + 1)
+        cond = ch.cond.reshape(-1, W + 1, ch.cond.shape[-1])[:, list(range(Wu)) + [W]]
+        chains = Chains(cell=_i32(ch.cell), lits=_i32(lits[:, :Wu]), cond=write_codes(cond.reshape(-1, cond.shape[-1]), ch.cond_val),
+                        det=write_codes(ch.det, ch.det_val), code=_i32(ch.code), applied=jnp.asarray(ch.applied, bool))
+        h.chain_width = Wu
     internal = h.internal_table is not None
-    lb, lm = _cols(h.lit_col)
-    gb, gm = _cols(h.pool_goal_cols)
     return DeviceTables(
-        act_rows=_i32(h.act_rows), table=_i32(h.table), lit_byte=lb, lit_mask=lm,
-        writes=_writes(h.write_col, h.write_val), keep=_i32(h.keep), set=_i32(h.set),
+        act_rows=_i32(h.act_rows), table=_i32(h.table), lits=_i32(h.lit_col),
+        writes=write_codes(h.write_col, h.write_val), keep=_i32(h.keep), set=_i32(h.set),
         internal_table=_i32(h.internal_table) if internal else None,
         internal_possible=jnp.asarray(h.internal_possible, bool) if internal else None,
         chains=chains, pool_init=jnp.asarray(pack_rows(h.pool_init)), pool_code=_i32(h.pool_code),
-        pool_goal_byte=gb, pool_goal_mask=gm, pool_goal_static=jnp.asarray(h.pool_goal_static, bool),
+        pool_goal=_i32(h.pool_goal_cols), pool_goal_static=jnp.asarray(h.pool_goal_static, bool),
         static_obs=None if h.static_obs is None else jnp.asarray(h.static_obs),
         fail=None if h.fail is None else jnp.asarray(h.fail, bool),
     )
 
 
-def all_set(rows, byte, mask) -> jax.Array:
-    """Along the last axis: are all the (byte, mask) columns 1?"""
-    return jnp.all((rows[byte] & mask) != 0, axis=-1)
+def bits_at(rows, cols) -> jax.Array:
+    """The 0/1 values of columns ``cols`` (any shape) of a packed row."""
+    return (rows[cols >> 3] >> (cols & 7).astype(jnp.uint8)) & 1
 
 
-def write(rows, byte, bit, val):
-    """Set the columns (byte, bit) to ``val``: one scatter-add of per-bit deltas.
+def all_set(rows, cols) -> jax.Array:
+    """Along the last axis: are all the columns ``cols`` 1?"""
+    return jnp.all(bits_at(rows, cols) != 0, axis=-1)
+
+
+def write(rows, codes, keep=None):
+    """Apply write codes (``column * 2 + value``): one scatter-add of per-bit deltas.
 
     A row's columns are distinct apart from padding (FALSE written 0, TRUE written 1,
-    already so), so the deltas of bits in one byte add up without carries.
+    already so), so the deltas of bits in one byte add up without carries. Where
+    ``keep`` is False a write is skipped (its delta is 0).
     """
+    cols = codes >> 1
+    byte, bit = cols >> 3, (cols & 7).astype(jnp.uint8)
     cur = (rows[byte] >> bit) & 1
+    val = (codes & 1).astype(jnp.uint8)
+    if keep is not None:
+        val = jnp.where(keep, val, cur)
     delta = (val - cur) << bit  # uint8 arithmetic wraps: -d is 256 - d
     return rows.at[byte].add(delta)
 
 
 def apply_first(t: DeviceTables, rows, code, cand, dummy: int):
     """Apply the first candidate of ``cand`` (W,) whose literal columns are all 1; returns (chosen, rows, code)."""
-    ok = all_set(rows, t.lit_byte[cand], t.lit_mask[cand])
+    ok = all_set(rows, t.lits[cand])
     chosen = jnp.min(jnp.where(ok, cand, dummy))
-    w = t.writes
-    rows = write(rows, w.byte[chosen], w.bit[chosen], w.val[chosen])
+    rows = write(rows, t.writes[chosen])
     code = (code & t.keep[chosen]) | t.set[chosen]
     return chosen, rows, code
 
@@ -172,17 +168,15 @@ def make_chain_step(ch: Chains, steps: int, width: int):
     def step(rows, tix):
         m = ch.cell[tix]
         ms = m * S + s_idx
-        holds = all_set(rows, ch.lit_byte[ms], ch.lit_mask[ms])  # (S, W)
+        holds = all_set(rows, ch.lits[ms])  # (S, W)
         ok = jnp.any(holds, axis=-1)
         outcome = jnp.min(jnp.where(ok, S, s_idx))  # first step where no alternative holds (padding never does)
         alt = jnp.min(jnp.where(holds, w_idx, W), axis=-1)  # (S,) first alternative holding, W: none
-        r = ms * (W + 1) + alt
-        done = (s_idx < outcome)[:, None]  # only the completed steps write
-        c = ch.cond
-        val = jnp.where(done, c.val[r], (rows[c.byte[r]] >> c.bit[r]) & 1)  # an incomplete step rewrites what is
-        rows = write(rows, c.byte[r].reshape(-1), c.bit[r].reshape(-1), val.reshape(-1))
+        c = ch.cond[ms * (W + 1) + alt]  # (S, C)
+        done = jnp.broadcast_to((s_idx < outcome)[:, None], c.shape)  # only the completed steps write
+        rows = write(rows, c.reshape(-1), done.reshape(-1))
         o = m * (S + 1) + outcome
-        rows = write(rows, ch.det.byte[o], ch.det.bit[o], ch.det.val[o])
+        rows = write(rows, ch.det[o])
         return rows, ch.code[o], ch.applied[o]
 
     return step

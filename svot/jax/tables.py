@@ -68,6 +68,7 @@ class HostTables:
     engine: object  # the numpy VectorEngine (for reading rows back as atoms)
     dspec: object
     obs_fallback: bool  # observations through the spec on the host (slow; see SVoTJaxEnv.grid)
+    chain_width: int = 0  # alternatives per chain step the kernel keeps (set by kernel.device_tables)
 
 
 def numpy_vector_env(env_id: str, pool_size: int, seed: int | None = None, num_envs: int = 1, **kwargs):
