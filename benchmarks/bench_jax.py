@@ -16,7 +16,8 @@ Rows (env-steps/s, one id per domain, the largest registered size):
 * ``jumanji``: Jumanji's Sokoban and Maze on svot's own levels (``bench_peers.py`` builds them),
   ``VmapAutoResetWrapper(env).step`` in the same scan, its observations returned likewise.
 
-The device JAX found is printed first; the script runs unchanged on a GPU. The summary
+Each rate is the best of 3 bursts within the cell's budget (other processes on a shared
+machine slow some bursts). The device JAX found is printed first; the script runs unchanged on a GPU. The summary
 line gives, at 2^14 envs, the lowest jax/numpy ratio over the domains (target >= 1 on
 a CPU) and jax/jumanji on the shared domains. Nothing is asserted.
 """
@@ -43,6 +44,7 @@ DOMAIN_IDS = {
 }
 JUMANJI = {"sokoban": _jumanji_sokoban, "maze": _jumanji_maze}
 SCAN = 32  # steps per jitted call
+BURSTS = 3  # a cell's rate is the best of this many bursts (the machine may be shared)
 
 
 def numpy_rate(eid: str, n: int, pool: int, seed: int, seconds: float) -> float:
@@ -50,13 +52,15 @@ def numpy_rate(eid: str, n: int, pool: int, seed: int, seconds: float) -> float:
     venv.reset(seed=seed)
     actions = np.random.default_rng(seed).integers(venv.single_action_space.n, size=(16, n))
     venv.step(actions[0])
-    k, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        venv.step(actions[k & 15])
-        k += 1
-    rate = k * n / (time.perf_counter() - start)
+    best = 0.0
+    for _ in range(BURSTS):
+        k, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds / BURSTS:
+            venv.step(actions[k & 15])
+            k += 1
+        best = max(best, k * n / (time.perf_counter() - start))
     venv.close()
-    return rate
+    return best
 
 
 def _scan_rate(jax, reset, step, n_actions, n: int, seed: int, seconds: float, action_of=None):
@@ -77,12 +81,15 @@ def _scan_rate(jax, reset, step, n_actions, n: int, seed: int, seconds: float, a
     state, r = run(state, jax.random.PRNGKey(seed + 1))
     jax.block_until_ready((state, r))
     first = time.perf_counter() - t0
-    k, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state, r = run(state, jax.random.PRNGKey(k))
-        k += 1
-    jax.block_until_ready((state, r))
-    return k * SCAN * n / (time.perf_counter() - start), first
+    best = 0.0
+    for b in range(BURSTS):
+        k, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds / BURSTS:
+            state, r = run(state, jax.random.PRNGKey(k + 1000 * b))
+            jax.block_until_ready((state, r))
+            k += 1
+        best = max(best, k * SCAN * n / (time.perf_counter() - start))
+    return best, first
 
 
 def jax_rate(jax, env, n: int, seed: int, seconds: float):
