@@ -1,15 +1,16 @@
 """The jitted step of one env, read off the numpy vector engine's tables (vmap batches it).
 
-Every function here takes one env's state row (``(width,)`` uint8, the numpy
-engine's layout: atoms, FALSE, TRUE, complements) and its pivot code, and does
-what :class:`~svot.engine.vector.VectorEngine` does for a batch, with the same
-tables (see that module's docstring):
+Every function here takes one env's state row and its pivot code, and does what
+:class:`~svot.engine.vector.VectorEngine` does for a batch, with the same tables
+(see that module's docstring). The row is the numpy engine's (atoms, FALSE, TRUE,
+complements) packed to bits, column c being bit c % 8 of byte c // 8: an eighth of
+the bytes to copy on a reset, and the observation's slots are its first bytes.
 
 * :func:`apply_first`: the candidates of a cell, their literal columns gathered,
   the first whose columns are all 1 chosen (the dummy action if none), its write
   columns scattered and the code updated by ``(code & keep) | set``;
 * :func:`settle`: internal literals while one applies (a bounded ``while_loop``);
-* :func:`chain_step`: an agent step and its whole internal chain in one pass, from
+* :func:`make_chain_step`: an agent step and its whole internal chain in one pass, from
   the compiled chains (:mod:`svot.engine.vector_chain`), where the engine has them.
 
 The numpy engine's byte-packing tricks (pick tables, 8-byte words) are host
@@ -37,7 +38,7 @@ class Chains(NamedTuple):
 
 
 class DeviceTables(NamedTuple):
-    """The kernel's tables on device (int32 indices, columns as (byte, bit mask) of the packed row)."""
+    """The kernel's tables on device: int32 ids, state columns and write codes (a pytree)."""
 
     act_rows: jax.Array
     table: jax.Array
@@ -85,12 +86,10 @@ def device_tables(h: HostTables) -> DeviceTables:
         ch = h.chains
         S, W, L = ch.steps, ch.width, ch.lit_width
         lits = ch.lits.reshape(-1, W, L)
-        # the numpy engine pads a step to 8 alternatives (one word); keep those some macro uses
-        Wu = max(1, int((lits[:, :, 0] != h.engine.FALSE).any(0).nonzero()[0].max(initial=0)) + 1)
+        Wu = h.chain_width
         cond = ch.cond.reshape(-1, W + 1, ch.cond.shape[-1])[:, list(range(Wu)) + [W]]
         chains = Chains(cell=_i32(ch.cell), lits=_i32(lits[:, :Wu]), cond=write_codes(cond.reshape(-1, cond.shape[-1]), ch.cond_val),
                         det=write_codes(ch.det, ch.det_val), code=_i32(ch.code), applied=jnp.asarray(ch.applied, bool))
-        h.chain_width = Wu
     internal = h.internal_table is not None
     return DeviceTables(
         act_rows=_i32(h.act_rows), table=_i32(h.table), lits=_i32(h.lit_col),

@@ -68,7 +68,7 @@ class HostTables:
     engine: object  # the numpy VectorEngine (for reading rows back as atoms)
     dspec: object
     obs_fallback: bool  # observations through the spec on the host (slow; see SVoTJaxEnv.grid)
-    chain_width: int = 0  # alternatives per chain step the kernel keeps (set by kernel.device_tables)
+    chain_width: int  # alternatives per chain step the kernel keeps (0 without chains)
 
 
 def numpy_vector_env(env_id: str, pool_size: int, seed: int | None = None, num_envs: int = 1, **kwargs):
@@ -98,8 +98,6 @@ def host_tables(env_id: str, pool_size: int = 1024, seed: int = 0, problems: Seq
     """Read the compiled tables and the encoded pool of ``env_id`` (pool drawn from ``seed``)."""
     venv = numpy_vector_env(env_id, pool_size, seed, problems=problems)
     eng, dspec, size = venv.engine, venv.dspec, venv.size
-    if eng.pick is None and eng.table is None:  # pragma: no cover - every engine has a table
-        raise ConfigError(f"{env_id}: the vector engine has no candidate table")
     pool = venv.pool
     batch = eng.encode(pool)
     n_actions = int(venv.single_action_space.n)
@@ -119,6 +117,11 @@ def host_tables(env_id: str, pool_size: int = 1024, seed: int = 0, problems: Seq
     if type(dspec).is_failure is not _BaseSpec.is_failure:
         fail = failure_table(eng, batch, dspec, size, act_rows, env_id)
     internal = bool(eng.internal_keys)
+    chain_width = 0
+    if eng.chains is not None:  # the numpy engine pads a step to 8 alternatives (one word); keep those some macro uses
+        ch = eng.chains
+        used = (ch.lits.reshape(-1, ch.width, ch.lit_width)[:, :, 0] != eng.FALSE).any(0)
+        chain_width = int(np.flatnonzero(used).max(initial=0)) + 1
     return HostTables(
         env_id=env_id, domain=dspec.name, size=size, split=venv.split, n_actions=n_actions,
         max_episode_steps=max_episode_steps, obs_dtype=observation_dtype(dspec), n_kinds=len(dspec.kinds),
@@ -130,7 +133,7 @@ def host_tables(env_id: str, pool_size: int = 1024, seed: int = 0, problems: Seq
         settle_limit=int(eng._settle_limit), chains=eng.chains,
         pool_init=batch.init, pool_code=batch.codes, pool_goal_cols=batch.goal_cols,
         pool_goal_static=batch.goal_static, static_obs=static_obs, fail=fail, pool=tuple(pool),
-        engine=eng, dspec=dspec, obs_fallback=obs_fallback,
+        engine=eng, dspec=dspec, obs_fallback=obs_fallback, chain_width=chain_width,
     )
 
 
