@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ def test_bench_jax_prints_its_table_and_ratios():
         [sys.executable, "benchmarks/bench_jax.py", "--seconds", "0.05", "--domains", "gather,maze",
          "--log2-envs", "10,14", "--pool", "64", "--no-jumanji"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])),  # this checkout's svot
     )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
