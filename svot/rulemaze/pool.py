@@ -192,7 +192,9 @@ def _logical_maze(scenario: Scenario, n: int, rng: np.random.Generator, loop_per
     for _ in range(max_tries):
         picks = rng.choice(n * n, size=2, replace=False)
         start, goal = [(int(p) // n, int(p) % n) for p in picks]
-        passages = create_maze(n, start, [goal], rng, loop_percent)
+        # the depth-first tree grows from the goal, as in the authors' generator (issue 45): rooted
+        # at the start, a 3x3 pool holds 176 distinct (layout, start) pairs; at the goal, about 330
+        passages = create_maze(n, goal, [start], rng, loop_percent)
         maze = _plain_maze(scenario, n, start, {goal: scenario.goal_symbols[0]}, passages)
         if len(solution_paths(maze)) == 2:
             return maze
