@@ -68,11 +68,6 @@ def maze_side(logical: int, layout: str) -> int:
     return grid_size(logical) if layout == "open" else logical
 
 
-def logical_size(size: int) -> int:
-    """The logical maze side of an open grid of side ``size`` (odd, >= 3)."""
-    return (size + 1) // 2
-
-
 def _phys(cell: Cell) -> Cell:
     return (2 * cell[0], 2 * cell[1])
 

@@ -10,13 +10,13 @@ An export holds, per scenario directory (``regularmaze/``, ``questmaze/``), a
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Sequence
 
 import pyarrow.parquet as pq
 
 from svot.errors import DatasetError
+from svot.jsonl import loads
 from svot.rulemaze import symbols as S
 
 SCENARIO_DIRS = S.DOMAIN_OF  # one directory per scenario, named after its domain
@@ -50,7 +50,7 @@ def read_rows(path: Path, columns: Sequence[str] | None = None) -> list[dict]:
             what = f"the columns {list(columns)}" if columns is not None else "a Parquet table"
             raise DatasetError(f"{path}: cannot read {what}: {exc}") from None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_text(encoding="utf-8-sig"))  # nesting too deep is a ValueError here
     except (OSError, ValueError) as exc:
         raise DatasetError(f"{path}: cannot read a ShareGPT JSON list: {exc}") from None
     if not isinstance(data, list) or any(not isinstance(r, dict) for r in data):
