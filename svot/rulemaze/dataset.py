@@ -203,6 +203,19 @@ def split_pool(n_mazes: int, scenario: str, seed: int, test_fraction: float) -> 
     return np.sort(perm[k:]), np.sort(perm[:k])
 
 
+def split_mazes(mazes: Sequence[Maze], scenario: str, seed: int, test_fraction: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`split_pool` over a pool's mazes, where a maze the pool holds more than once (a pool
+    file may) serves once, from its first place: so no maze, and no (maze, rule) pair, is in both
+    splits. A generated pool holds each maze once, and its split is :func:`split_pool`'s."""
+    train_idx, test_idx = split_pool(len(mazes), scenario, seed, test_fraction)
+    first: dict[Maze, int] = {}
+    repeats = {i for i, m in enumerate(mazes) if first.setdefault(m, i) != i}
+    if repeats:
+        train_idx = np.array([i for i in train_idx.tolist() if i not in repeats], dtype=train_idx.dtype)
+        test_idx = np.array([i for i in test_idx.tolist() if i not in repeats], dtype=test_idx.dtype)
+    return train_idx, test_idx
+
+
 def select_items(scenario: str, mazes: Sequence[Maze], rules: Sequence[Rule], seed: int = 0, *,
                  train: int = PAPER_TRAIN, test_per_group: int = PAPER_TEST_PER_GROUP,
                  test_fraction: float = DEFAULT_TEST_FRACTION,
@@ -214,14 +227,7 @@ def select_items(scenario: str, mazes: Sequence[Maze], rules: Sequence[Rule], se
     rules = [r for r in rules if r.scenario == scenario]
     groups = rule_groups(rules, tiers)
     counts = group_counts(train, test_per_group)
-    train_idx, test_idx = split_pool(len(mazes), scenario, seed, test_fraction)
-    # a maze that a pool file holds twice serves once, from its first place: so no maze, and no
-    # (maze, rule) pair, is in both splits (a generated pool holds each maze once already)
-    first: dict[Maze, int] = {}
-    repeats = {i for i, m in enumerate(mazes) if first.setdefault(m, i) != i}
-    if repeats:
-        train_idx = np.array([i for i in train_idx.tolist() if i not in repeats], dtype=train_idx.dtype)
-        test_idx = np.array([i for i in test_idx.tolist() if i not in repeats], dtype=test_idx.dtype)
+    train_idx, test_idx = split_mazes(mazes, scenario, seed, test_fraction)
     out: dict[str, list[ItemSpec]] = {"train": [], "test": []}
     for group in GROUPS:
         split = "train" if group == "train" else "test"
@@ -552,7 +558,6 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
         return int(v)
 
     seed = pos_int("seed", seed, 0)
-    size = pos_int("size", size, 2)
     try:
         for sc in scs:
             check_size(sc, size, layout_for(sc, quest_layout))

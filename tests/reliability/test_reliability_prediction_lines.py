@@ -38,7 +38,7 @@ DEEP = "[" * 200_000
 @pytest.fixture(scope="module")
 def rulemaze_export(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("prediction-lines") / "rm"
-    RD.export(RD.make_config(out, scenarios=["RegularMaze"], seed=3, train=2, test_per_group=5, pool_size=400,
+    RD.export(RD.make_config(out, scenarios=["RegularMaze"], seed=3, train=2, test_per_group=4, pool_size=1500,
                              formats="parquet,sharegpt"), quiet=True)
     return out
 
@@ -95,7 +95,7 @@ BAD_LINES = {
     "not an object": lambda good: "[1, 2, 3]",
     "a bare string": lambda good: '"up, right"',
     "nested too deeply": lambda good: DEEP,
-    "not UTF-8": lambda good: good.replace("Final", "\udcff"),
+    "not UTF-8": lambda good: "\udcff" + good,
 }
 
 
@@ -123,7 +123,7 @@ def test_one_bad_line_of_an_id_less_file_is_counted_and_the_rest_match(tmp_path,
 @pytest.mark.parametrize("kind", list(BAD_LINES))
 def test_a_bad_line_is_one_issue_in_every_reader(tmp_path, exported_svot, kind):
     data, rows = exported_svot
-    good = json.dumps({"id": rows[0]["id"], "choice": "A"})
+    good = json.dumps({"id": rows[0]["id"], "choice": "A", "actions": ["up"]})
     pred = tmp_path / "p.jsonl"
     pred.write_bytes(("\n".join([BAD_LINES[kind](json.dumps({"id": "x", "choice": "Final B"})), good]) + "\n")
                      .encode("utf-8", errors="surrogateescape"))

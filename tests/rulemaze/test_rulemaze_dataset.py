@@ -83,7 +83,10 @@ def test_no_maze_rule_pair_is_in_both_splits(export_dir, pools):
     # a pool file that holds a maze more than once: it still lands in one split only
     sc = "RegularMaze"
     doubled = list(pools[sc]) + list(pools[sc])
-    items = D.select_items(sc, doubled, builtin_rules(sc), seed=1, train=36, test_per_group=4, test_fraction=0.5)
+    train_idx, test_idx = D.split_mazes(doubled, sc, 1, 0.5)
+    assert not {doubled[i] for i in train_idx} & {doubled[i] for i in test_idx}
+    assert len(train_idx) + len(test_idx) == len(pools[sc])
+    items = D.select_items(sc, doubled, builtin_rules(sc), seed=1, train=9, test_per_group=1, test_fraction=0.5)
     train = {(i.maze, i.rule.id) for i in items["train"]}
     assert not train & {(i.maze, i.rule.id) for i in items["test"]}
     assert not {i.maze for i in items["train"]} & {i.maze for i in items["test"]}
@@ -318,7 +321,7 @@ def test_trl_records_match_the_sharegpt_samples(tmp_path):
     """--formats trl: the step-wise and predict samples as TRL conversational records, one image part each."""
     datasets = pytest.importorskip("datasets", reason="the dev extra brings datasets")
     cfg = D.make_config(tmp_path, scenarios=["QuestMaze"], seed=3, train=3, test_per_group=1, pool_size=800,
-                        formats="sharegpt,trl", image_size=128)
+                        formats="sharegpt,trl", image_size=160)
     result = D.export(cfg, quiet=True)
     sdir, tdir = tmp_path / "questmaze" / D.SHAREGPT_DIR, tmp_path / "questmaze" / D.TRL_DIR
     assert {f"questmaze/trl/{s}.parquet" for s in ("train_stepwise", "test_stepwise", "test_predict")} \

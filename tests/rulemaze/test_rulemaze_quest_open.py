@@ -43,10 +43,12 @@ def test_layout_is_the_open_grid_of_fig3(open_pool):
         # free neighbours are connected, monsters never
         for a, b in m.passages:
             assert S.MONSTER not in (m.symbol(a), m.symbol(b))
-        # items lie on logical cells of a solution path
+        # items lie on logical cells; off every solution path only past a second target, as the
+        # authors' generator leaves them (3.7% of items, issue 45)
         on_paths = {c for p in solution_paths(m) for c in p}
         for cell in m.cells_with("key") + m.cells_with("heart") + m.cells_with("food"):
-            assert cell in on_paths and cell[0] % 2 == 0 and cell[1] % 2 == 0
+            assert cell[0] % 2 == 0 and cell[1] % 2 == 0
+            assert cell in on_paths or len(m.goals) == 2
 
 
 #: Figures of the authors' QuestMaze generator, each with the tolerance svot is held to. Sources:
