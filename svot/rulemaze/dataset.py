@@ -95,6 +95,7 @@ from svot.dataset.records import (
 from svot.dataset.chat import content_parts
 from svot.dataset.orchestrator import SplitWork, Task, part_path, run_export, write_part
 from svot.dataset.outdir import MANIFEST, PARTS  # noqa: F401  (the export's layout, named by callers)
+from svot.dataset.reader import find_split_files, read_table_rows
 from svot.dataset.writers import atomic_write_bytes, atomic_write_json, sha256_file, write_parquet
 from svot._version import EXPORT_FORMAT, __version__
 from svot.errors import ConfigError, DatasetError
@@ -104,7 +105,6 @@ from svot.rulemaze.maze import Maze
 from svot.rulemaze.errors import PoolError
 from svot.rulemaze.pool import COLORINGS, LAYOUTS, check_size, generate_pool, read_pool
 from svot.rulemaze.open_grid import maze_side
-from svot.rulemaze.reader import SCENARIO_DIRS, SHAREGPT_DIR  # the export layout, which the reader owns
 from svot.rulemaze.pool_stats import pool_report
 from svot.rulemaze.rules.analysis import DIFFICULTIES, TIERS
 from svot.rulemaze.rules.bank import builtin_rules, load_rules
@@ -116,6 +116,10 @@ from svot.rulemaze.render import render_maze, min_image_size
 from svot.rulemaze.tools import run_trace
 
 SPLITS = ("train", "test")
+SCENARIO_DIRS = S.DOMAIN_OF  # one directory per scenario, named after its domain
+SHAREGPT_DIR = "sharegpt"
+#: Where an export's test splits are, in the order they are preferred (Parquet, then ShareGPT).
+TEST_PATTERNS = ("test.parquet", "*/test.parquet", f"{SHAREGPT_DIR}/test.json", f"*/{SHAREGPT_DIR}/test.json")
 TEST_GROUPS = ("seen",) + tuple(f"unseen-{d}" for d in DIFFICULTIES)
 GROUPS = ("train",) + TEST_GROUPS
 PAPER_TRAIN = 3600
@@ -133,6 +137,29 @@ FORMATS = ("parquet", "sharegpt", "trl")
 DEFAULT_FORMATS = ("parquet", "sharegpt")
 MAX_IMAGE_SIZE = 4096  # pixels a side: the most svot.safe_paths lets a reader decode
 TRL_DIR = "trl"
+
+
+# --------------------------------------------------------------------------- reading an export back
+
+
+def find_test_splits(data) -> list[Path]:
+    """The test split files of ``data``: one file, a scenario directory or an export root
+    (every ``*/test.parquet``, else every ``*/sharegpt/test.json``); read by svot/dataset's reader."""
+    return find_split_files(data, TEST_PATTERNS, what="test split")
+
+
+def read_rows(path: Path, columns: Sequence[str] | None = None) -> list[dict]:
+    """The items of one Parquet file (``columns`` only, if given) or one ShareGPT JSON list."""
+    return read_table_rows(path, columns)
+
+
+def scenario_rows(data, scenario: str) -> list[dict]:
+    """Every item of one scenario's Parquet test split (``data``: that file or the export root)."""
+    root = Path(data)
+    path = root if root.suffix == ".parquet" else root / SCENARIO_DIRS[scenario] / "test.parquet"
+    if not path.is_file():
+        raise DatasetError(f"no RuleMaze test split at {str(path)!r} (svot rulemaze export --formats parquet)")
+    return [r for r in read_rows(path) if r["scenario"] == scenario]
 
 
 # --------------------------------------------------------------------------- seeds

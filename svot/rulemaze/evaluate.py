@@ -39,7 +39,7 @@ from svot.errors import DatasetError, PredictionError
 from svot.metrics.predictions import read_prediction_lines
 from svot.rulemaze import symbols as S
 from svot.rulemaze.metrics import Scores, parse_actions, score
-from svot.rulemaze.reader import find_test_splits, read_rows
+from svot.rulemaze.dataset import find_test_splits, read_rows
 
 TRUTH_COLUMNS = ("id", "scenario", "group", "ground_truth")  # what scoring reads of a Parquet split
 

@@ -29,7 +29,7 @@ from svot.rulemaze import dataset as RD
 from svot.rulemaze.evaluate import evaluate as rulemaze_evaluate
 from svot.rulemaze.evaluate import read_predictions as rulemaze_read
 from svot.rulemaze.pool import read_pool
-from svot.rulemaze.reader import read_rows
+from svot.rulemaze.dataset import read_rows
 from svot.rulemaze.rules.bank import load_rules
 
 DEEP = "[" * 200_000
