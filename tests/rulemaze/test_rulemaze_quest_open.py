@@ -56,8 +56,10 @@ def test_layout_is_the_open_grid_of_fig3(open_pool):
 #: mazes and two in 69%, paths of 2-16 moves, 2.35 items per maze) and issue 45's measurement of a
 #: 5,000-maze draw (388 distinct layout + start pairs, 21.6% three-path mazes, 8.2% without
 #: items, up to 6 items of one kind, 3.7% of items off every solution path). The README's "31% of
-#: mazes have three solution paths" is not what either measurement found (21.6%; 21.3% in a
-#: second 5,000 draw), so 21.6% is the figure held here. docs/rulemaze.md lists where svot differs.
+#: mazes have three solution paths" is not what any measurement found (issue 45: 21.6%; two more
+#: 5,000 draws of the authors' code: 21.3%, 22.3%), so 21.6% is the figure held here. Those two
+#: draws found 335 and 331 distinct layout + start pairs, not 388: the band below spans both
+#: figures. docs/rulemaze.md lists where svot still differs.
 AUTHORS = {  # key: (authors' value, tolerance)
     "one_target_share": (0.31, 0.03),
     "two_targets_share": (0.69, 0.03),
@@ -66,7 +68,7 @@ AUTHORS = {  # key: (authors' value, tolerance)
     "items_off_paths_share": (0.037, 0.02),
     # svot draws 24-25% here: the authors pick the loop walls next to one corner cell, svot by Alg. 3
     "paths_3_share": (0.216, 0.04),
-    "distinct_layout_start": (388, 39),  # within 10%
+    "distinct_layout_start": (360, 60),  # 300-420: issue 45's 388 and the reruns' 331-335, each +-10%
 }
 DRAW = 5000
 
