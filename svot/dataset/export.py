@@ -26,7 +26,6 @@ letters draw from ``numpy.random.SeedSequence`` children of it (see
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from dataclasses import dataclass
@@ -53,8 +52,8 @@ from svot.dataset.spec import (
     predictions,
     split_entropy,
 )
-from svot.dataset.orchestrator import STATS_META, SplitWork, Task, part_path, run_export
-from svot.dataset.writers import LLAMA_FACTORY_INFO, write_arrow, write_imagefolder, write_parquet
+from svot.dataset.orchestrator import SplitWork, Task, part_path, run_export, write_part
+from svot.dataset.writers import LLAMA_FACTORY_INFO, write_imagefolder, write_parquet
 from svot.domains import get_spec
 from svot.errors import ConfigError
 from svot.problem_gen import sampling_params
@@ -237,11 +236,8 @@ def _chunk_task(args: tuple) -> tuple:
             stats["plan_sequences"] += inst.sequence_kind == "plan"
             stats["ended_early"] += inst.ended_early
     stats["images_encoded"] = pngs.encoded
-    schema = schema_for(view)
-    table = pa.Table.from_pylist(rows, schema=schema)
-    meta = dict(schema.metadata)
-    meta[STATS_META] = json.dumps({k2: int(stats[k2]) for k2 in STATS_KEYS}).encode()
-    write_arrow(table.replace_schema_metadata(meta), Path(path))
+    table = pa.Table.from_pylist(rows, schema=schema_for(view))
+    write_part(table, {k2: int(stats[k2]) for k2 in STATS_KEYS}, Path(path))
     return key, k, {k2: int(stats[k2]) for k2 in STATS_KEYS}
 
 

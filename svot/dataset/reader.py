@@ -188,6 +188,17 @@ def read_table_rows(path: Path, columns: Sequence[str] | None = None) -> list[di
 MAX_JSON_LIST_BYTES = 4 * 1024**3
 
 
+def read_text_file(path, *, max_bytes: int, what: str = "file") -> str:
+    """The UTF-8 text of a regular file of at most ``max_bytes`` (a FIFO or device is refused, never
+    waited on), a byte-order mark skipped. Raises :class:`~svot.errors.DatasetError` naming the file,
+    also when it is not UTF-8."""
+    data = read_regular(path, max_bytes=max_bytes, what=what)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DatasetError(f"{what} {str(path)!r} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
 def read_export_info(data_dir: str | Path) -> dict:
     """A few facts from the export's manifest.json (seed, image size, version), or {} without one."""
     path = Path(data_dir) / "manifest.json"

@@ -14,6 +14,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
+from svot.dataset.reader import read_text_file
 from svot.errors import DatasetError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import RuleError, RuleFileError
@@ -21,7 +22,6 @@ from svot.rulemaze.rules.analysis import DIFFICULTIES, SEMANTIC_TYPES, TIERS, sc
 from svot.rulemaze.rules.parser import parse_formula
 from svot.rulemaze.rules.record import SPLITS, Rule
 from svot.rulemaze.scenario import scenarios
-from svot.safe_paths import read_regular
 
 #: Each scenario's bank, (id, stated difficulty, split, natural language, logic) rows written in its
 #: domain folder (``svot/domains/<name>/scenario.py``).
@@ -200,11 +200,9 @@ def load_rules(path: str | os.PathLike, *, check_bank_ids: bool = True,
         raise RuleFileError(f"difficulty tiers: expected one of {list(TIERS)}, got {tiers!r}",
                             path=path)
     try:  # a regular file only: a FIFO or device named here would block or never end
-        text = read_regular(path, max_bytes=MAX_RULE_FILE_BYTES, what="rules file").decode("utf-8-sig")
+        text = read_text_file(path, max_bytes=MAX_RULE_FILE_BYTES, what="rules file")
     except DatasetError as exc:
         raise RuleFileError(f"cannot read: {exc}", path=path) from None
-    except UnicodeDecodeError as exc:
-        raise RuleFileError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path=path) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
