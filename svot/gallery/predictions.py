@@ -56,7 +56,7 @@ def read_predictions(path) -> PredictionFile:
         read = read_prediction_lines(path)
     except PredictionError as exc:
         raise DatasetError(str(exc)) from None
-    out = PredictionFile(path, issues=[(i.line, i.message) for i in read.issues])
+    out = PredictionFile(path, issues=[(i.line, i.message.replace("not valid JSON", "not JSON", 1)) for i in read.issues])
     for no, _position, rec in read.records:
         if not isinstance(rec, dict):
             out.issues.append((no, "not a JSON object"))
