@@ -57,8 +57,9 @@ def rule_by_id(rule_id: str) -> Rule:
 
 
 # ------------------------------------------------------------------ JSON loading
-#: The largest rules file read (bytes); the authors' files are a few hundred KiB.
-MAX_RULES_FILE_BYTES = 64 * 1024 * 1024
+#: Largest rules file read (the authors' files are a few hundred kB).
+MAX_RULE_FILE_BYTES = 64 * 1024 * 1024
+
 _REQUIRED = ("natural_language", "logic")
 _OPTIONAL = ("id", "scenario", "difficulty", "semantic_type", "split")
 #: ``cnf_style`` is the authors' name for ``logic``.
@@ -197,7 +198,7 @@ def load_rules(path: str | os.PathLike, *, check_bank_ids: bool = True,
         raise RuleFileError(f"difficulty tiers: expected one of {list(TIERS)}, got {tiers!r}",
                             path=path)
     # regular files only, bounded, UTF-8, any nesting refused as an error (rules 1 and 9)
-    data = read_json_file(path, what="a rules file", error=RuleFileError, max_bytes=MAX_RULES_FILE_BYTES)
+    data = read_json_file(path, what="a rules file", error=RuleFileError, max_bytes=MAX_RULE_FILE_BYTES)
     if isinstance(data, dict):
         if set(data) != {"rules"}:
             raise RuleFileError('expected a list of rules or an object {"rules": [...]}', path=path)
