@@ -41,7 +41,7 @@ from svot.pddl.problem import read_problem_file
 from svot.render import save_png
 from svot.rulemaze.pool import read_pool
 from svot.rulemaze.problem import parse_cell_name
-from svot.rulemaze.reader import read_rows
+from svot.rulemaze.dataset import read_rows
 from svot.rulemaze.rules.bank import load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -403,17 +403,14 @@ ALLOWED = {
     ("svot/engine/reference.py", "write_text"): "a private tempfile.mkdtemp folder for PDDLGym's reader",
     ("svot/envs/base.py", "read_text"): "the env's old _load_problem, no longer called (reset calls "
                                          "svot.envs.problem_check.load_problem); removed with helper draw's reset",
-    ("svot/rulemaze/dataset.py", "json.loads"): "the export's own .parts stats and Arrow metadata",
-    ("svot/rulemaze/dataset.py", "read_text"): "the export's own .parts stats",
-    ("svot/dataset/export.py", "json.loads"): "the export's own .parts stats and Arrow metadata",
-    ("svot/dataset/export.py", "read_text"): "the export's own .parts stats",
+    ("svot/dataset/orchestrator.py", "json.loads"): "the export's own .parts stats and Arrow metadata",
+    ("svot/dataset/orchestrator.py", "read_text"): "the export's own .parts stats",
     ("svot/dataset/outdir.py", "json.loads"): "an Arrow part's own metadata, inside part_ok's catch-all",
     ("svot/dataset/instance.py", "json.loads"): "a deep copy of svot's own state dict",
     ("svot/dataset/ray_engine.py", "read_bytes"): "a Ray worker's own part file",
     ("svot/gallery/build.py", "read_bytes"): "its own output file, after is_file()",
     ("svot/gallery/assets.py", "read_text"): "svot's own package data (importlib.resources)",
     ("svot/rulemaze/metrics.py", "json.loads"): "model text, RecursionError caught beside ValueError",
-    ("svot/rulemaze/evaluate.py", "read_bytes"): "the predictions reader of helper rulemaze (its one reader)",
     ("svot/gallery/predictions.py", "json.loads"): "the predictions reader of helper rulemaze (its one reader)",
     ("svot/rulemaze/rules/lexer.py", "isdigit"): "an identifier's characters, never converted by int()",
     ("svot/metrics/grpo.py", "Image.open"): "a reward's image: bytes from the trainer or an is_file() path",
