@@ -352,10 +352,9 @@ def _export_into_a_full_disk(tmp: Path):
         finally:
             atomic._drop(tmp_file)
 
-    # the module, not the name: svot.dataset's function `export` shadows its submodule, and Python
-    # 3.10's mock.patch resolves a dotted target by getattr (3.11+ imports it)
-    export_module = importlib.import_module("svot.dataset.export")
-    with mock.patch.object(export_module, "write_arrow", full):
+    # every exporter writes its Arrow parts through the orchestrator (svot.dataset.orchestrator)
+    orchestrator = importlib.import_module("svot.dataset.orchestrator")
+    with mock.patch.object(orchestrator, "write_arrow", full):
         return _export(tmp / "out")
 
 

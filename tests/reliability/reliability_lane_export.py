@@ -33,7 +33,7 @@ from svot.cli import main
 SVOT_EXPORT = ["export", "--domains", "all", "--splits", "test_id", "--maps-per-split", "1", "--image-size", "64",
                "--seed", "3", "--format", "jsonl", "--quiet"]
 RULEMAZE_EXPORT = ["rulemaze", "export", "--pool-size", "300", "--train", "4", "--test-per-group", "1",
-                   "--image-size", "96", "--seed", "3", "--quiet"]
+                   "--image-size", "144", "--seed", "3", "--quiet"]
 SKIP = {".svot.lock"}
 
 
