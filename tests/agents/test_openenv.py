@@ -9,12 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -24,38 +19,6 @@ from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
 from svot.agents import AgentEpisode  # noqa: E402
 from svot.agents.openenv_env import SVoTAction, SVoTEnvClient  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "svot.agents.openenv_env", "--host", "127.0.0.1", "--port",
-                             str(port), "--lifetime", "120"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/health", timeout=1) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"the server did not start: {proc.stdout.read().decode()[-2000:]}")
-        time.sleep(0.2)
-    yield url
-    proc.kill()
-    proc.wait(timeout=10)
 
 
 def _alive(url: str) -> bool:
