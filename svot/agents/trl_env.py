@@ -182,6 +182,40 @@ def prompt_dataset(*args, **kwargs):
     return datasets.Dataset.from_list(prompt_rows(*args, **kwargs))
 
 
+def warmup_conversations(rows: Iterable[dict], env_class: type = SVoTToolEnv) -> list[dict]:
+    """SFT records that play each row's plan through the tools: ``messages`` (the prompt with the state, then per
+    plan move an assistant tool call and the tool's answer, then a closing assistant line) and ``tools``.
+
+    An untrained model rarely calls a tool, so GRPO sees reward 0 everywhere and learns nothing; a few SFT
+    steps on these records first make it call ``move`` (docs/agents.md, "The SFT warm-up")."""
+    out = []
+    for row in rows:
+        env = env_class()
+        first = env.reset(**row)
+        prompt = [dict(m) for m in row.get("prompt") or [{"role": "user", "content": INSTRUCTION}]]
+        prompt[-1] = {**prompt[-1], "content": f"{prompt[-1]['content']}\n\n{first}"}
+        messages = list(prompt)
+        for text in env.episode.plan():
+            words = text.split()
+            if env_class is RuleMazeToolEnv:
+                name, args = "execute_move", {"action": words[1]}
+            else:
+                name, args = "move", {"direction": words[1], **({"steps": int(words[2])} if len(words) == 3 else {})}
+            answer = getattr(env, name)(**args)
+            messages.append({"role": "assistant", "content": "",
+                             "tool_calls": [{"type": "function", "function": {"name": name, "arguments": args}}]})
+            messages.append({"role": "tool", "name": name, "content": answer})
+        messages.append({"role": "assistant", "content": "Done: the goal is reached."})
+        out.append({"messages": messages, "tools": [_schema(getattr(env, n)) for n in _tool_names(env_class)]})
+    return out
+
+
+def _schema(method) -> dict:
+    from transformers.utils import get_json_schema  # the train extra
+
+    return get_json_schema(method)
+
+
 def check_tool_calling(processing_class, env_class: type = SVoTToolEnv) -> None:
     """ConfigError unless TRL's tool loop will see the model's tool calls (else every reward is silently 0).
 

@@ -154,3 +154,20 @@ def test_gym_id_and_seed_drawn_when_missing():
     again.reset(**{"id": ep.row["id"], "seed": ep.row["seed"]})
     assert again.state_hash() == ep.state_hash()
     assert gym.spec("SVoT/Maze-5x5-v0").max_episode_steps == ep.max_turns
+
+
+def test_ragen_and_vagen_envs():
+    from svot.agents.ragen import IMAGE_TOKEN, RagenEnv
+
+    text = RagenEnv("SVoT/Maze-5x5-v0", format_reward=0.1)
+    obs, info = text.reset(seed=7)
+    assert isinstance(obs, str) and "Player:" in obs
+    plan = text.episode.plan()
+    obs, reward, done, info = text.step("<think>go</think><answer>" + " || ".join(plan) + "</answer>")
+    assert done and info["success"] and info["action_is_valid"] and info["action_is_effective"]
+    assert reward == pytest.approx(1.1)
+    vis = RagenEnv("SVoT/Sokoban-5x5-v0", vision=True)
+    obs, info = vis.reset(seed=1)
+    assert obs["obs_str"].count(IMAGE_TOKEN) == len(obs["multi_modal_input"][IMAGE_TOKEN]) == 1
+    obs, reward, done, info = vis.step("move up")  # no tags: refused, nothing stepped
+    assert not info["action_is_valid"] and reward == 0.0 and vis.episode.steps == 0

@@ -85,3 +85,19 @@ def test_rulemaze_tools():
     for bad in (("a", 3), ([1], ["x"]), (["up"] * 300, [])):
         assert env.verify_rule(*bad).startswith("Error")
     assert env.execute_move(["up"]).startswith("Error")
+
+
+def test_warmup_conversations_replay_the_plan():
+    from svot.agents.trl_env import warmup_conversations
+
+    pytest.importorskip("transformers", reason="the train extra")
+    rows = prompt_rows(["SVoT/Gather-5x5-v0", "RuleMaze/QuestMaze-3x3-v0"], seeds=[1])
+    recs = warmup_conversations(rows[:1]) + warmup_conversations(rows[1:], RuleMazeToolEnv)
+    for rec in recs:
+        msgs = rec["messages"]
+        calls = [m for m in msgs if m.get("tool_calls")]
+        results = [m for m in msgs if m["role"] == "tool"]
+        assert len(calls) == len(results) > 0 and "goal is reached" in results[-1]["content"]
+        assert not any(r["content"].startswith("Error") for r in results)
+    assert [t["function"]["name"] for t in recs[0]["tools"]] == ["move"]
+    assert len(recs[1]["tools"]) == 5
