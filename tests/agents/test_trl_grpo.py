@@ -95,3 +95,44 @@ def test_grpo_environment_factory_two_steps(tiny, tmp_path):
     assert all(0.0 <= r <= 1.0 for r in rewards)
     print({k: [h.get(k) for h in logs] for k in ("loss", "reward", "reward_std", "tools/call_frequency",
                                                   "tools/failure_frequency")})
+
+
+@pytest.mark.slow
+def test_grpo_vlm_tools_returning_images(tmp_path):
+    """SVoTImageToolEnv's move answers with the frame: stock TRL 1.16 feeds it to a tiny Qwen2-VL, and every
+    forward pass that carries images has as many image tokens as image features (the TRL #5663 failure is a
+    mismatch raised inside the model's forward)."""
+    import datasets  # the train extra
+    import trl
+
+    from svot.agents.trl_env import SVoTImageToolEnv
+    from svot.training import tiny_vision_model
+
+    env = SVoTImageToolEnv()
+    model, proc = tiny_vision_model([env.reset(id="SVoT/Maze-5x5-v0", seed=s) for s in range(5)] + CALLS * 5)
+    check_tool_calling(proc, SVoTImageToolEnv)
+    seen = []
+
+    def record(module, args, kwargs):
+        ids, grid = kwargs.get("input_ids"), kwargs.get("image_grid_thw")
+        if ids is not None and grid is not None:
+            merge = model.config.vision_config.spatial_merge_size ** 2
+            seen.append((int((ids == model.config.image_token_id).sum()), int(grid.prod(-1).sum()) // merge))
+
+    model.register_forward_pre_hook(record, with_kwargs=True)
+    seed = _one_move_seed("SVoT/Maze-5x5-v0")
+    args = trl.GRPOConfig(output_dir=str(tmp_path), per_device_train_batch_size=4, num_generations=4,
+                          max_completion_length=128, max_steps=2, report_to="none", use_cpu=True,
+                          save_strategy="no", logging_steps=1, bf16=False, dataloader_num_workers=0,
+                          disable_tqdm=True, max_tool_calling_iterations=1, seed=0,
+                          generation_kwargs={"sequence_bias": _bias(proc.tokenizer)})
+    trainer = trl.GRPOTrainer(model=model, args=args, processing_class=proc, environment_factory=SVoTImageToolEnv,
+                              train_dataset=datasets.Dataset.from_list(prompt_rows([eid := "SVoT/Maze-5x5-v0"],
+                                                                                   seeds=[seed, seed])))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = trainer.train()
+    assert out.global_step == 2 and eid
+    logs = [h for h in trainer.state.log_history if "tools/call_frequency" in h]
+    assert all(h["tools/call_frequency"] > 0 for h in logs)
+    assert seen and all(tokens == features > 0 for tokens, features in seen), seen
