@@ -114,9 +114,10 @@ class RuleMazeDriver:
     kind = "rulemaze"
 
     def __init__(self, env_id: str, image_size: int):
-        spec = gym.spec(env_id)
-        n = int(spec.kwargs.get("size", 3))
-        self.render_size = max(image_size, min_image_size(n))
+        probe = gym.make(env_id).unwrapped  # the grid's side as the env counts it (an open layout is wider)
+        side = int(getattr(probe, "side", probe.size))
+        probe.close()
+        self.render_size = max(image_size, min_image_size(side))
         self.env = gym.make(env_id, render_mode="rgb_array", image_size=self.render_size)
         self.base: RuleMazeEnv = self.env.unwrapped
         self.image_size = image_size
