@@ -13,14 +13,22 @@ episode ends, each reset with its own seed as the adapters do; time in reset() l
 * ``png us``: the PNG alone (the frame encoded), the share of the turn an image costs;
 * ``x step``: turn-png over step.
 
+* ``server us`` (``--server``, the agents extra): the text turn through svot's OpenEnv server on 127.0.0.1
+  (``python -m svot.agents.openenv_env`` in a subprocess) and its WebSocket client, round trip included.
+
 Goal (issue 46): under 1 ms (1000 us) per turn in-process, so the env is never the bottleneck of a model loop.
-Through a server: not measured (no OpenEnv server yet). No threshold is asserted: this prints numbers.
+No threshold is asserted: this prints numbers.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import socket
+import subprocess
+import sys
 import time
+import urllib.request
 
 import gymnasium as gym
 import numpy as np
@@ -78,16 +86,62 @@ def _png(eid: str, seconds: float) -> float:
     return (time.perf_counter() - t0) / n * 1e6
 
 
+def _serve() -> tuple[subprocess.Popen, str]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "svot.agents.openenv_env", "--port", str(port), "--lifetime", "600"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/health", timeout=1):
+                return proc, url
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the OpenEnv server did not start")
+
+
+def _server_turns(url: str, eid: str, actions: np.ndarray, seconds: float) -> float:
+    from svot.agents.openenv_env import SVoTAction, SVoTEnvClient  # the agents extra
+
+    ep = AgentEpisode()
+    ep.reset(id=eid, seed=0)
+    words = ep.driver.action_words()
+
+    async def run() -> float:
+        async with SVoTEnvClient(base_url=url) as c:
+            seed = 0
+            await c.reset(id=eid, seed=seed)
+            n, t_reset, t0 = 0, 0.0, time.perf_counter()
+            while time.perf_counter() - t0 < seconds:
+                r = await c.step(SVoTAction(text=words[int(actions[n % len(actions)]) % len(words)], kind="act"))
+                n += 1
+                if r.done:
+                    seed += 1
+                    r0 = time.perf_counter()
+                    await c.reset(id=eid, seed=seed)
+                    t_reset += time.perf_counter() - r0
+            return (time.perf_counter() - t0 - t_reset) / n * 1e6
+
+    return asyncio.run(run())
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seconds", type=float, default=None, help="budget per cell")
     ap.add_argument("--ids", default=None, help="comma-separated ids")
+    ap.add_argument("--server", action="store_true", help="also through the OpenEnv server (the agents extra)")
     a = ap.parse_args(argv)
     seconds = a.seconds if a.seconds is not None else (0.3 if a.quick else 1.5)
     ids = a.ids.split(",") if a.ids else (QUICK if a.quick else FULL)
     actions = np.random.default_rng(0).integers(0, 64, 4096)
-    print(f"{'env':32s} {'step us':>9s} {'turn-text us':>13s} {'turn-png us':>12s} {'png us':>8s} {'x step':>7s}")
+    server = _serve() if a.server else None
+    print(f"{'env':32s} {'step us':>9s} {'turn-text us':>13s} {'turn-png us':>12s} {'png us':>8s} {'x step':>7s}"
+          + (f" {'server us':>10s}" if server else ""))
     worst = 0.0
     for eid in ids:
         n = gym.make(eid).unwrapped.action_space.n
@@ -97,7 +151,10 @@ def main(argv=None) -> None:
         png_turn, _ = _turns(eid, acts, seconds, "both")
         png = _png(eid, seconds)
         worst = max(worst, png_turn)
-        print(f"{eid:32s} {step:9.1f} {text:13.1f} {png_turn:12.1f} {png:8.1f} {png_turn / step:7.1f}")
+        remote = f" {_server_turns(server[1], eid, acts, seconds):10.1f}" if server else ""
+        print(f"{eid:32s} {step:9.1f} {text:13.1f} {png_turn:12.1f} {png:8.1f} {png_turn / step:7.1f}{remote}")
+    if server:
+        server[0].kill()
     print(f"goal: under 1000 us per turn in-process (parse + step + text + 128-px PNG); slowest this run: "
           f"{worst:.0f} us")
 
