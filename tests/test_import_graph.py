@@ -198,7 +198,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("dataset, envs and metrics", ("svot.dataset", "svot.envs", "svot.metrics", "svot.wrappers", "svot.gif",
                                    "svot.play")),
     ("on top: RuleMaze, the gallery, Inspect, extend", ("svot.rulemaze", "svot.gallery", "svot.inspect",
-                                                         "svot.extend",
+                                                         "svot.extend", "svot.agents",
                                                          "svot.jax")),  # the JAX backend reads the vector env's tables
     ("cli", ("svot.cli", "svot.__main__", "svot.rulemaze.cli")),
 ]
