@@ -420,6 +420,8 @@ ALLOWED = {
     ("svot/gif.py", "resize"): "GIF captions for people, in no export",
     ("svot/metrics/visual.py", "resize"): "a score of a predicted image, not export bytes",
     ("svot/metrics/objects.py", "resize"): "a score of a predicted image, not export bytes",
+    ("svot/agents/episode.py", "resize"): "an agent's frame for the model, in no export (Pillow NEAREST: for the "
+                                          "agents core to move to svot's own code)",
 }
 WATCHED_ATTRS = {"read_text", "read_bytes", "write_text", "write_bytes", "isdigit", "isnumeric", "isdecimal",
                  "resize"}
