@@ -13,7 +13,6 @@ Nothing here names a domain: everything is read off the specs.
 from __future__ import annotations
 
 import importlib
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -24,7 +23,7 @@ from svot.errors import ConfigError
 
 @dataclass(frozen=True)
 class Registration:
-    """A generator registered from outside: any object with ``generate(size, split, rng)``."""
+    """A generator registered from outside: any object with ``sample(size, split, rng) -> Draw``."""
 
     generator: Any
     sizes: tuple[int, ...]
@@ -34,8 +33,8 @@ _REGISTERED: dict[str, Registration] = {}
 
 
 def register(domain: str, generator: Any, sizes: tuple[int, ...]) -> None:
-    if not callable(getattr(generator, "generate", None)):
-        raise ConfigError(f"generator for {domain!r} has no generate(size, split, rng) function")
+    if not callable(getattr(generator, "sample", None)):
+        raise ConfigError(f"generator for {domain!r} has no sample(size, split, rng) -> svot.problem_gen.Draw function")
     _REGISTERED[str(domain).lower()] = Registration(generator, tuple(sizes))
 
 
@@ -70,8 +69,7 @@ def generator(domain: str) -> Any:
             f"domain {domain!r} has no generator: set generator_module on its DomainSpec "
             "or pass one to svot.extend.register_domain(spec, generator)"
         )
-    # an env's reset asks on every call: a loaded module is sys.modules' entry (what import_module returns)
-    return sys.modules.get(spec.generator_module) or importlib.import_module(spec.generator_module)
+    return importlib.import_module(spec.generator_module)
 
 
 def plan_optional(domain: str) -> bool:
