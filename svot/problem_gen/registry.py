@@ -13,6 +13,7 @@ Nothing here names a domain: everything is read off the specs.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -69,7 +70,8 @@ def generator(domain: str) -> Any:
             f"domain {domain!r} has no generator: set generator_module on its DomainSpec "
             "or pass one to svot.extend.register_domain(spec, generator)"
         )
-    return importlib.import_module(spec.generator_module)
+    # an env's reset asks on every call: a loaded module is sys.modules' entry (what import_module returns)
+    return sys.modules.get(spec.generator_module) or importlib.import_module(spec.generator_module)
 
 
 def plan_optional(domain: str) -> bool:

@@ -48,6 +48,14 @@ def sample_holes(size: int, density: float, rng: np.random.Generator) -> tuple[n
     ``rng.choice(["F", "H"], shape, p=[p, 1 - p])`` is ``rng.random(shape)`` read against the
     cumulative ``p`` (numpy's Generator.choice: ``cdf = p.cumsum(); cdf /= cdf[-1]``, then
     ``searchsorted(side="right")``), so a tile is a hole exactly when its draw is ``>= cdf[0]``.
+    """
+    holes, attempts = _first_board(size, density, rng)
+    return _cells_grid(size, holes), attempts
+
+
+def _first_board(size: int, density: float, rng: np.random.Generator) -> tuple[int, int]:
+    """``(holes, attempts)`` of :func:`sample_holes`, the holes as the bits of an int (bit ``i`` the cell ``i``).
+
     The boards are drawn a batch at a time (``rng.random((k, N, N))`` draws the doubles of ``k`` successive
     ``rng.random((N, N))`` calls) and read in order: the board kept is the one-by-one loop's, and the
     boards drawn past it are thrown away (a caller draws each problem from its own Generator).
@@ -57,14 +65,18 @@ def sample_holes(size: int, density: float, rng: np.random.Generator) -> tuple[n
         rng.choice(["F", "H"], (size, size), p=[p, 1 - p])
     frozen_below = _frozen_below(p)
     masks = _path_masks(size)
+    full = masks[1]
     drawn, batch = 0, _FIRST_BATCH
     while drawn < MAX_ATTEMPTS:
         batch = min(batch, MAX_ATTEMPTS - drawn)
-        boards = rng.random((batch, size, size)) >= frozen_below
-        boards[:, 0, 0] = boards[:, -1, -1] = False  # the start and goal tiles are overwritten
+        frozen = rng.random((batch, size * size)) < frozen_below
+        rows = np.packbits(frozen, axis=1, bitorder="little").tobytes()
+        width = len(rows) // batch
         for i in range(batch):
-            if _path_on(masks, boards[i]):
-                return boards[i], drawn + i + 1
+            # the start and goal tiles are overwritten (frozen): the first and last bits
+            free = int.from_bytes(rows[i * width : (i + 1) * width], "little") & full | 1 | masks[4]
+            if _free_path(masks, free):
+                return full & ~free, drawn + i + 1
         drawn += batch
         batch *= 2
     raise ProblemError(
@@ -138,16 +150,18 @@ def layout_from_holes(holes: np.ndarray) -> dict:
 def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
     """A board with a path (Gymnasium's loop), as the bits of its initial state; its Problem built when first read."""
     params = sampling_params(size, split)
-    holes, attempts = sample_holes(size, params["hole_density"], rng)
+    holes, attempts = _first_board(size, params["hole_density"], rng)
     t = _init_bits(size)
-    kept = {**params, "holes": int(holes.sum()), "attempts": attempts}
+    kept = {**params, "holes": holes.bit_count(), "attempts": attempts}
     build = functools.partial(_package, size, split, holes, kept)
-    return Draw(DOMAIN, size, split, kept, build, t.init_of(_cells_int(holes)), t.goal_pos, 0, t.grounding.shared)
+    return Draw(DOMAIN, size, split, kept, build, t.init_of(holes), t.goal_pos, 0, t.grounding.shared)
 
 
-def _cells_int(holes: np.ndarray) -> int:
-    """A boolean grid's set cells as the bits of an int (row-major): bit ``i`` the cell ``i``."""
-    return int.from_bytes(np.packbits(holes.reshape(-1), bitorder="little").tobytes(), "little")
+def _cells_grid(size: int, cells: int) -> np.ndarray:
+    """The (size, size) boolean grid of the cells whose bits are set in ``cells`` (bit ``i`` the cell ``i``)."""
+    n2 = size * size
+    raw = np.frombuffer(cells.to_bytes((n2 + 7) // 8, "little"), np.uint8)
+    return np.unpackbits(raw, count=n2, bitorder="little").astype(bool).reshape(size, size)
 
 
 class _InitBits:
@@ -187,6 +201,6 @@ def _byte_table(masks: list[int]) -> list[int]:
 _init_bits = kept_per_size(DOMAIN, _InitBits)
 
 
-def _package(size: int, split: str, holes: np.ndarray, params: dict) -> Generated:
-    layout = layout_from_holes(holes)
+def _package(size: int, split: str, holes: int, params: dict) -> Generated:
+    layout = layout_from_holes(_cells_grid(size, holes))
     return finish(get_spec(DOMAIN), size, split, layout, None, params)

@@ -277,8 +277,7 @@ def search(problem, layout: dict | None = None, *, prune: bool = True, max_state
 # --- the sampler's loop ----------------------------------------------------------------
 #
 # Draws are taken a batch at a time (``rng.permuted`` on rows of ``arange(N * N)``: the rows of as many
-# successive ``rng.permutation(N * N)`` calls) and screened by Claims 1–3 at the start, all rows at once
-# (svot.domains.sokoban.screen). The survivors, in draw order, get the same pruned search as :func:`search`
+# successive ``rng.permutation(N * N)`` calls) and screened by the static claims at the start (:func:`_screened`). The survivors, in draw order, get the same pruned search as :func:`search`
 # (with plan=False the engine's verdict search), on bits read straight off the shared grounding (no
 # Problem is built for a refused layout). The first draw the search solves is kept, as in a one-by-one
 # loop: the same problem. The rows drawn past it are thrown away (a caller draws each problem from its
@@ -434,13 +433,18 @@ def _identity_rows(n: int, rows: int) -> np.ndarray:
     return out
 
 
-def _screened(size: int, walls: int, blocks: int, rows: np.ndarray) -> list[int]:
-    """The rows Claims 1–3 (1–2 past 8x8) do not refuse, ascending. Both screens are needed: numpy's runs on
-    uint64 bitboards, so only up to 8x8; the search refuses what Claim 3 refuses at the start, so either
-    screen keeps the same first solvable draw."""
-    if size <= MAX_SCREEN_SIZE:
+def _screened(size: int, walls: int, blocks: int, rows: np.ndarray):
+    """The rows the static claims do not refuse, ascending. Two screens, as neither serves every batch: numpy's
+    (Claims 1–3, :func:`~svot.domains.sokoban.screen.surviving_rows`) runs on uint64 bitboards, so only up
+    to 8x8, and its fixed cost per call outweighs a batch of a few rows; there the rows are read one by one
+    in Python (Claims 1–2), stopping at the one kept. Either keeps the same first solvable draw: the claims
+    refuse only unsolvable draws, and the search refuses what Claim 3 refuses at the start."""
+    if size <= MAX_SCREEN_SIZE and len(rows) > SCALAR_SCREEN_ROWS:
         return surviving_rows(size, walls, blocks, rows).tolist()
-    return [j for j in range(len(rows)) if not _quick_reject_draw(size, walls, blocks, rows[j].tolist())]
+    return (j for j in range(len(rows)) if not _quick_reject_draw(size, walls, blocks, rows[j].tolist()))
+
+
+SCALAR_SCREEN_ROWS = 32  # batches up to this many rows are screened in Python (the first three: 8, 16, 32 rows)
 
 
 def _package(size: int, split: str, params: dict, drawn: list[int], plan: list[int] | None) -> Generated:
