@@ -39,6 +39,8 @@ the first time; call ``reset()``.
 
 from __future__ import annotations
 
+import functools
+
 import marshal
 import os
 from pathlib import Path
@@ -263,7 +265,9 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             type(self)._make_engine is not SVoTEnv._make_engine
         ):
             return self._make_engine(draw.problem)
-        return SharedGroundedEngine.from_bits(draw.shared, draw.init, draw.goal_pos, draw.goal_neg, lambda: draw.problem)
+        return SharedGroundedEngine.from_bits(
+            draw.shared, draw.init, draw.goal_pos, draw.goal_neg, functools.partial(getattr, draw, "problem")
+        )
 
     @property
     def problem(self) -> Problem | None:

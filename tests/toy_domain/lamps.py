@@ -7,6 +7,8 @@ reference-engine fallback. Used by ``test_toy_domain.py``, the contract test and
 
 from __future__ import annotations
 
+import functools
+
 from pathlib import Path
 
 from svot.domains import DomainSpec, Field
@@ -62,7 +64,7 @@ class LampsGenerator:
         state = {"domain": spec.name, "size": size, "player": list(divmod(player, size)),
                  "lamps": sorted(list(divmod(c, size)) for c in lamps), "lit": []}
         params = {"lamps": len(lamps), "attempts": 1}
-        build = lambda: finish(spec, size, split, state, None, params)  # noqa: E731
+        build = functools.partial(finish, spec, size, split, state, None, params)
         if load_domain(spec.pddl).unsupported is not None:  # beyond the compiled engine: no bits
             return Draw(spec.name, size, split, params, build)
         grounding = shared_grounding(spec.name, size)

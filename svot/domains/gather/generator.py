@@ -28,6 +28,8 @@ through the grounded engine, which must reach the goal (all balls collected).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from svot.domains import get_spec
@@ -80,7 +82,11 @@ def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
     params = sampling_params(size, split)
     layout, attempts = sample_layout(size, split, rng)
     params = {**params, "per_colour": {c: len(v) for c, v in layout["balls"].items()}, "attempts": attempts}
-    return Draw(DOMAIN, size, split, params, lambda: finish(get_spec(DOMAIN), size, split, layout, None, params))
+    return Draw(DOMAIN, size, split, params, functools.partial(_package, size, split, layout, params))
+
+
+def _package(size: int, split: str, layout: dict, params: dict) -> Generated:
+    return finish(get_spec(DOMAIN), size, split, layout, None, params)
 
 
 def plan(gen: Generated) -> tuple[list[int], bool]:

@@ -20,6 +20,8 @@ which must reach the goal; no planner is trusted without that replay.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from svot.domains import get_spec
@@ -56,7 +58,11 @@ def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
     """Every layout is solvable: one draw, its Problem built when first read (the env's engine needs it)."""
     params = {**sampling_params(size, split), "attempts": 1}
     layout = sample_layout(size, split, rng)
-    return Draw(DOMAIN, size, split, params, lambda: finish(get_spec(DOMAIN), size, split, layout, None, params))
+    return Draw(DOMAIN, size, split, params, functools.partial(_package, size, split, layout, params))
+
+
+def _package(size: int, split: str, layout: dict, params: dict) -> Generated:
+    return finish(get_spec(DOMAIN), size, split, layout, None, params)
 
 
 def plan(gen: Generated) -> tuple[list[int], bool]:
