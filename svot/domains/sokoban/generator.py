@@ -283,8 +283,11 @@ def search(problem, layout: dict | None = None, *, prune: bool = True, max_state
 # loop: the same problem. The rows drawn past it are thrown away (a caller draws each problem from its
 # own Generator, svot.problem_gen.draw_rng).
 
-FIRST_BATCH = 8  # rows drawn at once at first (1 block on 4x4 keeps one of the first few) ...
-LARGEST_BATCH = 1024  # ... doubling up to this (3 blocks on 6x6 take hundreds of draws)
+# Rows drawn at once: a first batch screened row by row in Python (ID keeps one of its first few draws: 5-15 on
+# average), then batches screened whole in numpy (OOD draws 130-190 per problem), doubling up to the largest.
+FIRST_BATCH = 8
+SECOND_BATCH = 128
+LARGEST_BATCH = 1024
 
 
 class AtomBits:
@@ -414,7 +417,7 @@ def kept_draw(size: int, split: str, rng: np.random.Generator, *, plan: bool = F
     drawn, batch = 0, FIRST_BATCH
     while drawn < MAX_ATTEMPTS:
         batch = min(batch, MAX_ATTEMPTS - drawn)
-        rows = rng.permuted(_identity_rows(size * size, batch), axis=1)[:, :k]
+        rows = _draw_rows(rng, size * size, batch, k)
         for j in _screened(size, w, n, rows):
             cells = rows[j].tolist()
             bits = initial_bits(t, w, n, cells)
@@ -422,8 +425,13 @@ def kept_draw(size: int, split: str, rng: np.random.Generator, *, plan: bool = F
             if result.solved:
                 return params, cells, drawn + j + 1, result, bits
         drawn += batch
-        batch = min(2 * batch, LARGEST_BATCH)
+        batch = SECOND_BATCH if batch == FIRST_BATCH else min(2 * batch, LARGEST_BATCH)
     raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
+
+
+def _draw_rows(rng: np.random.Generator, n: int, rows: int, k: int) -> np.ndarray:
+    """``rows`` successive ``rng.permutation(n)`` draws as the rows of one array, their first ``k`` cells."""
+    return rng.permuted(_identity_rows(n, rows), axis=1)[:, :k]
 
 
 @functools.lru_cache(maxsize=None)
@@ -436,15 +444,12 @@ def _identity_rows(n: int, rows: int) -> np.ndarray:
 def _screened(size: int, walls: int, blocks: int, rows: np.ndarray):
     """The rows the static claims do not refuse, ascending. Two screens, as neither serves every batch: numpy's
     (Claims 1–3, :func:`~svot.domains.sokoban.screen.surviving_rows`) runs on uint64 bitboards, so only up
-    to 8x8, and its fixed cost per call outweighs a batch of a few rows; there the rows are read one by one
-    in Python (Claims 1–2), stopping at the one kept. Either keeps the same first solvable draw: the claims
+    to 8x8, and its fixed cost per call outweighs the first batch's few rows; there the rows are read one by
+    one in Python (Claims 1–2), stopping at the one kept. Either keeps the same first solvable draw: the claims
     refuse only unsolvable draws, and the search refuses what Claim 3 refuses at the start."""
-    if size <= MAX_SCREEN_SIZE and len(rows) > SCALAR_SCREEN_ROWS:
+    if size <= MAX_SCREEN_SIZE and len(rows) > FIRST_BATCH:
         return surviving_rows(size, walls, blocks, rows).tolist()
     return (j for j in range(len(rows)) if not _quick_reject_draw(size, walls, blocks, rows[j].tolist()))
-
-
-SCALAR_SCREEN_ROWS = 32  # batches up to this many rows are screened in Python (the first three: 8, 16, 32 rows)
 
 
 def _package(size: int, split: str, params: dict, drawn: list[int], plan: list[int] | None) -> Generated:
