@@ -130,6 +130,17 @@ class Board:
         self.full = (1 << size * size) - 1
         self.not_col0 = self.full & ~sum(1 << (r * size) for r in range(size))
         self.not_col_last = self.full & ~sum(1 << (r * size + size - 1) for r in range(size))
+        self.top_or_bottom = (1 << size) - 1 | ((1 << size) - 1) << (size * (size - 1))
+        self.left_or_right = self.full & ~(self.not_col0 & self.not_col_last)
+
+    def cornered(self, walls: int) -> int:
+        """Cells with a wall or the grid's edge above or below them, and one left or right of them: a lone
+        block there cannot be pushed at all (a push needs both cells of a line free), so off the goals it
+        is dead (Claim 1's simplest case, a few int operations: it refuses most draws)."""
+        n = self.size
+        vertical = self.top_or_bottom | (walls << n) & self.full | walls >> n
+        horizontal = self.left_or_right | (walls << 1) & self.not_col0 | (walls >> 1) & self.not_col_last
+        return vertical & horizontal
 
     def toward(self, b: int, d: str) -> int:
         """Cells x whose neighbour x+d (inside the grid) is in ``b``."""
@@ -196,10 +207,14 @@ def board(size: int) -> Board:
 def quick_reject_bits(size: int, walls: int, blocks: list[int], goals: list[int]) -> bool:
     """Claims 1–2 on bitboards (``blocks``, ``goals``: one bit each). True: certainly unsolvable."""
     b = board(size)
-    free = b.full & ~walls
     goal_bits = 0
     for g in goals:
         goal_bits |= g
+    dead = b.cornered(walls) & ~goal_bits
+    for x in blocks:
+        if x & dead:
+            return True
+    free = b.full & ~walls
     live = b.live(free, goal_bits)
     for x in blocks:
         if not x & live:
@@ -283,11 +298,12 @@ def search(problem, layout: dict | None = None, *, prune: bool = True, max_state
 # loop: the same problem. The rows drawn past it are thrown away (a caller draws each problem from its
 # own Generator, svot.problem_gen.draw_rng).
 
-# Rows drawn at once: a first batch screened row by row in Python (ID keeps one of its first few draws: 5-15 on
-# average), then batches screened whole in numpy (OOD draws 130-190 per problem), doubling up to the largest.
-FIRST_BATCH = 8
-SECOND_BATCH = 128
-LARGEST_BATCH = 1024
+# Rows drawn at once: a first batch screened row by row in Python, stopping at the kept one (ID keeps one of its
+# first few draws: 5-15 on average), then batches screened whole in numpy (OOD draws 130-570 per problem),
+# doubling up to the largest.
+FIRST_BATCH = 64
+SECOND_BATCH = 512
+LARGEST_BATCH = 4096
 
 
 class AtomBits:
