@@ -8,7 +8,6 @@ reference-engine fallback. Used by ``test_toy_domain.py``, the contract test and
 from __future__ import annotations
 
 import functools
-
 from pathlib import Path
 
 from svot.domains import DomainSpec, Field
