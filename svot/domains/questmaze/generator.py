@@ -1,10 +1,10 @@
 """QuestMaze problems: a walled maze from RuleMaze's Alg. 3, both targets, and items on the way.
 
-Sampling (all from one ``numpy.random.Generator``): one permutation of the cells gives the start,
-the two targets and then the cells of ``round(density * free)`` items (among the ``free`` other
-cells); the passages come from :func:`svot.domains.passages.create_maze` (a depth-first perfect
-maze from the start, then loops, ``loopPercent`` = 10); each item is a key, heart or food drawn
-uniformly (density 0.3, OOD 0.6). The maze is connected, so a target is always reachable; the plan is the shortest
+Sampling (all from one ``numpy.random.Generator``): the start and the two targets on three
+distinct cells; the passages from :func:`svot.domains.passages.create_maze` (a depth-first perfect
+maze from the start, then loops, ``loopPercent`` = 10); then ``round(density * free)`` items, each
+a key, heart or food drawn uniformly, on distinct cells among the ``free`` other ones (density
+0.3, OOD 0.6). The maze is connected, so a target is always reachable; the plan is the shortest
 by breadth-first search on the grounded engine (actions tried in order up, down, left, right).
 
 This is the domain's own sampler. RuleMaze's pools (:mod:`svot.rulemaze.pool`, Alg. 2 and 4)
@@ -51,11 +51,12 @@ def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on cell indices ``r * N + c``: (start, princess, treasure, open edges as bits
     (:func:`~svot.domains.passages.create_maze_mask`), items as (cell, index in ITEMS) in cell order)."""
     n2 = size * size
-    perm = rng.permutation(n2).tolist()  # the start, the two targets, then the items' cells
-    start, princess, treasure = perm[0], perm[1], perm[2]
+    start, princess, treasure = rng.choice(n2, size=3, replace=False).tolist()
     opened = create_maze_mask(size, start, (princess, treasure), rng)
-    cells = sorted(perm[3 : 3 + _item_count(size, split)])
-    items = list(zip(cells, rng.integers(len(ITEMS), size=len(cells)).tolist()))
+    rest = [c for c in range(n2) if c != start and c != princess and c != treasure]
+    picks = sorted(rng.choice(len(rest), size=_item_count(size, split), replace=False).tolist())
+    k = len(ITEMS)
+    items = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, princess, treasure, opened, items
 
 
@@ -84,8 +85,8 @@ class _InitBits:
     """Per size, the shared grounding's bits of a layout's initial atoms (``problem_from_state``'s), by
     cell index and edge index, and the goal ``(ended)``.
 
-    ``placed(start, princess, treasure)``: the bits of those three and of every other cell free;
-    ``swap[i][c]``: what an item ``i`` on cell ``c`` flips
+    ``placed(start, princess, treasure)``: the bits of those three and of every other cell free, with the
+    cells left for items (``_draw``'s ``rest``); ``swap[i][c]``: what an item ``i`` on cell ``c`` flips
     there (free off, the item on); ``maze(opened)``: a maze's edge bits and walls (:class:`PassageBits`)."""
 
     def __init__(self, size: int):
@@ -99,10 +100,18 @@ class _InitBits:
         self.swap = [[b | f for b, f in zip(row, self.free)] for row in self.item]
         self.maze = PassageBits(size, open_bits(bit, size), wall_marks(size, get_spec(DOMAIN).kinds))
         self.goal_pos = bit[("ended",)]
+        self.n2 = n2 = size * size
+        self._placed: list = [None] * n2 ** 3
 
-    def placed(self, start: int, princess: int, treasure: int) -> int:
-        init = self.at[start] | self.target[0][princess] | self.target[1][treasure]
-        return init | self.all_free ^ (self.free[princess] | self.free[treasure])
+    def placed(self, start: int, princess: int, treasure: int) -> tuple[int, list[int]]:
+        key = (start * self.n2 + princess) * self.n2 + treasure
+        got = self._placed[key]
+        if got is None:
+            init = self.at[start] | self.target[0][princess] | self.target[1][treasure]
+            init |= self.all_free ^ (self.free[princess] | self.free[treasure])
+            rest = [c for c in range(self.n2) if c != start and c != princess and c != treasure]
+            got = self._placed[key] = (init, rest)
+        return got
 
 
 _init_bits = kept_per_size(DOMAIN, _InitBits)
@@ -114,7 +123,7 @@ def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
     drawn = _draw(size, split, rng)
     start, princess, treasure, opened, items = drawn
     t = _init_bits(size)
-    init = t.placed(start, princess, treasure)
+    init, _rest = t.placed(start, princess, treasure)
     swap = t.swap
     for c, j in items:
         init ^= swap[j][c]  # c is free in init: the item takes it

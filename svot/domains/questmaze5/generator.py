@@ -2,12 +2,12 @@
 targets, and items.
 
 Sampling (all from one ``numpy.random.Generator``): for a grid of side N, a logical maze of side
-``m = (N + 1) / 2``: one permutation of the logical cells gives the start, the two targets and then
-the items' cells; the passages come from :func:`svot.domains.passages.create_maze` (a depth-first
-perfect maze from the start, then loops). Logical cell ``(r, c)`` is grid cell ``(2r, 2c)``; an open passage is the grid cell between
+``m = (N + 1) / 2``: the start and the two targets on three distinct logical cells, the passages
+from :func:`svot.domains.passages.create_maze` (a depth-first perfect maze from the start, then
+loops). Logical cell ``(r, c)`` is grid cell ``(2r, 2c)``; an open passage is the grid cell between
 its two ends; every other cell (the ``(odd, odd)`` ones and those of closed walls) holds a monster.
-There are ``round(density * (m² - 3))`` items, each a key, heart or food drawn uniformly (density
-0.3, OOD 0.6). The free cells are connected, so a
+Then ``round(density * (m² - 3))`` items, each a key, heart or food drawn uniformly, on distinct
+logical cells among the other ones (density 0.3, OOD 0.6). The free cells are connected, so a
 target is always reachable; the plan is the shortest by breadth-first search on the grounded
 engine (actions tried in order up, down, left, right).
 
@@ -63,12 +63,13 @@ def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     ITEMS) in cell order)."""
     p = sampling_params(size, split)
     m = p["logical_size"]
-    perm = rng.permutation(m * m).tolist()  # the start, the two targets, then the items' logical cells
-    start, princess, treasure = perm[0], perm[1], perm[2]
+    start, princess, treasure = rng.choice(m * m, size=3, replace=False).tolist()
     opened = create_maze_mask(m, start, (princess, treasure), rng)
     is_open = [opened >> k & 1 == 1 for k in range(len(inner_edges(m)))]
-    cells = sorted(perm[3 : 3 + p["items"]])
-    items = list(zip(cells, rng.integers(len(ITEMS), size=len(cells)).tolist()))
+    rest = [c for c in range(m * m) if c != start and c != princess and c != treasure]
+    picks = sorted(rng.choice(len(rest), size=p["items"], replace=False).tolist())
+    k = len(ITEMS)
+    items = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, princess, treasure, is_open, items
 
 

@@ -1,9 +1,9 @@
 """RegularMaze problems: a walled maze from RuleMaze's Alg. 3 and zones painted at random.
 
-Sampling (all from one ``numpy.random.Generator``): one permutation of the cells gives the start,
-the goal and then ``round(density * free)`` of the other cells; the passages come from
-:func:`svot.domains.passages.create_maze` (a depth-first perfect maze from the start, then loops,
-``loopPercent`` = 10); each of those cells is painted a zone colour drawn uniformly (density 0.3, OOD 0.6).
+Sampling (all from one ``numpy.random.Generator``): the start and the goal on two distinct cells;
+the passages from :func:`svot.domains.passages.create_maze` (a depth-first perfect maze from the
+start, then loops, ``loopPercent`` = 10); then ``round(density * free)`` of the other cells,
+drawn without replacement, each painted a zone colour drawn uniformly (density 0.3, OOD 0.6).
 The maze is connected, so the goal is always reachable; the plan is the shortest by
 breadth-first search on the grounded engine (actions tried in order up, down, left, right).
 
@@ -45,11 +45,12 @@ def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     as bits (:func:`~svot.domains.passages.create_maze_mask`), zones as (cell, index in ZONES) in cell order)."""
     p = sampling_params(size, split)
     n2 = size * size
-    perm = rng.permutation(n2).tolist()  # the start, the goal, then the zones' cells
-    start, goal = perm[0], perm[1]
+    start, goal = rng.choice(n2, size=2, replace=False).tolist()
     opened = create_maze_mask(size, start, (goal,), rng)
-    cells = sorted(perm[2 : 2 + p["zones"]])
-    zones = list(zip(cells, rng.integers(len(ZONES), size=len(cells)).tolist()))
+    rest = [c for c in range(n2) if c != start and c != goal]
+    picks = sorted(rng.choice(len(rest), size=p["zones"], replace=False).tolist())
+    k = len(ZONES)
+    zones = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, goal, opened, zones
 
 
