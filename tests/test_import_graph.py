@@ -198,7 +198,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("dataset, envs and metrics", ("svot.dataset", "svot.envs", "svot.metrics", "svot.wrappers", "svot.gif",
                                    "svot.play")),
     ("on top: RuleMaze, the gallery, Inspect, extend", ("svot.rulemaze", "svot.gallery", "svot.inspect",
-                                                         "svot.extend")),
+                                                         "svot.extend",
+                                                         "svot.jax")),  # the JAX backend reads the vector env's tables
     ("cli", ("svot.cli", "svot.__main__", "svot.rulemaze.cli")),
 ]
 DOMAIN_UPPER_HALF = re.compile(r"^svot\.domains\.\w+\.(env|generator|solver)$")
