@@ -32,9 +32,6 @@ from svot.rulemaze.tools_logic import TOOL_SCHEMAS, lookup_rule  # noqa: E402
 DOMAINS = ("maze", "frozenlake", "sokoban", "pacman", "gather")
 # a quoted example in a description: e.g. "move up", or 'input' for the original maze
 QUOTED = re.compile(r"""["'\u201c]([^"'\u201d]+)["'\u201d]""")
-AGENTS_CORE = ("Gather's example 'move up' needs a distance: svot/inspect/play.py (helper agents') should show "
-               "env.action_text(0)")
-
 
 def _example(description: str) -> str:
     found = QUOTED.findall(description)
@@ -151,8 +148,7 @@ def _play_once(domain: str, action_of, tmp_path):
     return next(m for m in log.samples[0].messages if m.role == "tool")
 
 
-@pytest.mark.parametrize("domain", [
-    pytest.param(d, marks=pytest.mark.xfail(strict=True, reason=AGENTS_CORE)) if d == "gather" else d for d in DOMAINS])
+@pytest.mark.parametrize("domain", DOMAINS)
 def test_play_move_accepts_its_own_example(domain, tmp_path):
     """The move tool's parameter description shows an example action; the domain must accept it (Gather's
     moves need a distance, so 'move up' is not one of its actions)."""
