@@ -76,7 +76,8 @@ def command(name: str, help: str) -> Callable[[Callable], Command]:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
-    p.add_argument("--quiet", action="store_true", help="no progress bar (it is off anyway when stderr is not a terminal)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar and no summary table: only the closing line (what was written) and errors")
 
 
 def _csv(text: str) -> list[str]:
@@ -167,7 +168,8 @@ def _export(args: argparse.Namespace) -> int:
         engine=args.engine,
         address=args.address,
     )
-    print(result.summary())
+    if not args.quiet:
+        print(result.summary())
     print(f"wrote {len(result.manifest['files'])} files and {result.out / 'manifest.json'}")
     return 0
 
@@ -277,6 +279,30 @@ def _rulemaze(args: argparse.Namespace) -> int:
     from svot.rulemaze.cli import run
 
     return run(args)
+
+
+# --------------------------------------------------------------------------- serve
+
+
+@command("serve", "serve episodes of every registered id to agents over OpenEnv (the agents extra; docs/agents.md)")
+def _serve_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--max-sessions", type=int, default=64, help="concurrent sessions (default 64)")
+    p.add_argument("--observation", choices=("text", "image", "both"), default="text", help="what a turn returns")
+    p.add_argument("--image-size", type=int, default=128, help="image side in pixels (default 128)")
+    p.add_argument("--lifetime", type=float, default=None, help="stop after this many seconds (tests)")
+
+
+@_serve_args.runner
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from svot.agents.openenv_env import serve  # the agents extra (openenv-core)
+    except ImportError as exc:
+        raise CLIError(f"svot serve needs the agents extra: pip install 'svot[agents]' ({exc})") from None
+    serve(host=args.host, port=args.port, max_sessions=args.max_sessions, observation=args.observation,
+          image_size=args.image_size, lifetime=args.lifetime)
+    return 0
 
 
 # --------------------------------------------------------------------------- main
