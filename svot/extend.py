@@ -21,7 +21,7 @@ from __future__ import annotations
 import gymnasium as gym
 
 from svot.domains import DomainSpec, register_spec, SPECS
-from svot.domains.base import check_spec
+from svot.kernel.spec import check_spec
 from svot.envs.base import SVoTEnv
 from svot.envs.registration import ENV_CLASSES, VECTOR_CLASSES, env_id, max_episode_steps
 from svot.pddl import load_domain

@@ -17,14 +17,14 @@ failure template.
 from __future__ import annotations
 
 from svot.domains import get_spec
-from svot.domains.keywords import (  # noqa: F401 - re-exported: the chain builder's vocabulary
+from svot.kernel.keywords import (  # noqa: F401 - re-exported: the chain builder's vocabulary
     COLOUR_ORDER,
     PRECONDITION_WORDS,
     collection_phrase,
     colour_rank,
     precondition_field,
 )
-from svot.domains.phrases import (  # noqa: F401 - re-exported: the phrase type and formats moved down
+from svot.kernel.phrases import (  # noqa: F401 - re-exported: the phrase type and formats moved down
     ADJ,
     BESIDE,
     RAY,

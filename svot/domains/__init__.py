@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, check_spec
+from svot.kernel.spec import DomainSpec, Field, check_spec
 from svot.domains.frozenlake import FrozenLakeSpec
 from svot.domains.gather import GatherSpec
 from svot.domains.maze import MazeSpec
@@ -19,7 +19,7 @@ SPECS: dict[str, DomainSpec] = {}
 def register_spec(spec: DomainSpec) -> DomainSpec:
     """Add a domain (its PDDL must be loadable by name or be an absolute path).
 
-    The spec is checked first (:func:`svot.domains.base.check_spec`): a ConfigError names every
+    The spec is checked first (:func:`svot.kernel.spec.check_spec`): a ConfigError names every
     required attribute or hook it leaves out.
     """
     check_spec(spec)

@@ -87,7 +87,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from svot.domains import SPECS, DomainSpec, get_spec
-from svot.domains.base import DomainSpec as _BaseSpec
+from svot.kernel.spec import DomainSpec as _BaseSpec
 from svot.engine.vector import ProblemBatch, VectorEngine
 from svot.envs.observation import (
     observation_dtype,

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from svot.domains.base import DomainSpec
+from svot.kernel.spec import DomainSpec
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain
 from svot.problem_gen import registry

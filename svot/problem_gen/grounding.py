@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Callable, Sequence, TypeVar
 
 from svot.domains import get_spec
-from svot.domains.base import DomainSpec
-from svot.domains.grid import cell_name, cells
+from svot.kernel.spec import DomainSpec
+from svot.kernel.grid import cell_name, cells
 from svot.engine.grounded import shared_grounding as engine_grounding
 from svot.engine.search import SearchStepper, atoms_mask
 from svot.errors import ProblemError

@@ -46,7 +46,7 @@ from collections import deque
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.grid import Cell, cells
+from svot.kernel.grid import Cell, cells
 from svot.errors import ProblemError
 from svot.problem_gen.grounding import shared_grounding
 

@@ -30,7 +30,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
-from svot.domains.base import DomainSpec
+from svot.kernel.spec import DomainSpec
 
 SCALE = 4  # supersampling factor
 

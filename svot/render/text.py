@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from svot.domains.base import Field
+from svot.kernel.spec import Field
 from svot.errors import ParseError, ProblemError
 
 __all__ = ["StateTextError", "describe", "describe_value", "parse", "parse_fields", "text_fields"]

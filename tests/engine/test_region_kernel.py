@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from svot.domains import get_spec
-from svot.domains.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objects
+from svot.kernel.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objects
 from svot.domains.sokoban import generator as sokoban
 from svot.domains.sokoban.screen import surviving_rows
 from svot.engine import region_kernel

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from svot.domains import DOMAINS, get_spec
-from svot.domains.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objects
+from svot.kernel.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objects
 from svot.engine import GroundedEngine, bfs_plan
 from svot.engine.grounded import pivot_predicate, shared_grounding
 from svot.engine.search import SearchStepper

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from svot.domains import get_spec
-from svot.domains.grid import cell_name
+from svot.kernel.grid import cell_name
 from svot.errors import ConfigError
 from svot.extend import register_domain, unregister_domain
 from svot.problem_gen import PARAMS, Generated, generate, sampling_params, solve

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from svot.domains import get_spec
-from svot.domains.grid import DELTAS, DIRECTIONS
+from svot.kernel.grid import DELTAS, DIRECTIONS
 from svot.engine import bfs_plan, make_engine
 from svot.pddl import load_domain
 from svot.domains.sokoban import generator as sokoban

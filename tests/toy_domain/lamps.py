@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from svot.domains import DomainSpec, Field
-from svot.domains.base import add_kind, cells_of, player_of
-from svot.domains.grid import cell_name, cells
+from svot.kernel.spec import add_kind, cells_of, player_of
+from svot.kernel.grid import cell_name, cells
 from svot.engine import bfs_plan, make_engine
 from svot.pddl import load_domain
 from svot.problem_gen import Generated

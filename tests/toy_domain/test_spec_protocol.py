@@ -15,7 +15,7 @@ import pytest
 
 import svot
 from svot.domains import SPECS, DomainSpec, register_spec
-from svot.domains.base import REQUIRED_ATTRIBUTES, REQUIRED_HOOKS, check_spec
+from svot.kernel.spec import REQUIRED_ATTRIBUTES, REQUIRED_HOOKS, check_spec
 from svot.errors import ConfigError
 from svot.extend import register_domain
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.kernel.spec import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.frozenlake import wording as wording_module
-from svot.domains.grid import cell_name, parse_cell, sorted_cells
+from svot.kernel.grid import cell_name, parse_cell, sorted_cells
 from svot.domains.frozenlake.table5 import TABLE5
 from svot.domains.frozenlake import look as look_module
 
@@ -13,7 +13,7 @@ class FrozenLakeSpec(DomainSpec):
     name = "frozenlake"
     title = "FrozenLake"
     pddl = "frozenlake"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
     kinds = ("player", "hole", "goal", "start")

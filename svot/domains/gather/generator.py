@@ -34,7 +34,7 @@ from svot.domains import get_spec
 from svot.domains.gather import colours_for
 from svot.domains.gather.solver import gather_plan, greedy_plan
 from svot.domains.gather.table5 import TABLE5
-from svot.domains.grid import Cell
+from svot.kernel.grid import Cell
 from svot.errors import ConfigError
 from svot.problem_gen.cells import index_cell, index_cells_list
 from svot.problem_gen.common import MAX_ATTEMPTS, Generated, attempts_exhausted, count_for, finish

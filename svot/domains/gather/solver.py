@@ -15,7 +15,7 @@ two moves per ball.
 from __future__ import annotations
 
 from svot.domains.gather.spec import GatherSpec
-from svot.domains.grid import DELTAS, DIRECTIONS, Cell
+from svot.kernel.grid import DELTAS, DIRECTIONS, Cell
 from svot.pddl import Problem
 from svot.problem_gen.optimal import line_cover_plan
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import functools
 
-from svot.domains.base import DomainSpec, Field, add_kind, player_of
+from svot.kernel.spec import DomainSpec, Field, add_kind, player_of
 from svot.domains.gather import wording as wording_module
-from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
+from svot.kernel.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
 from svot.domains.gather import look as look_module
 from svot.errors import ActionError
 from svot.domains.gather.table5 import TABLE5
@@ -23,7 +23,7 @@ class GatherSpec(DomainSpec):
     name = "gather"
     title = "Gather"
     pddl = "gather"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
     internal = ("advance",)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
-from svot.domains.grid import cell_name, parse_cell
+from svot.kernel.spec import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.kernel.grid import cell_name, parse_cell
 from svot.domains.maze.table5 import TABLE5
 from svot.domains.maze import look as look_module
 from svot.domains.maze import wording as wording_module
@@ -13,7 +13,7 @@ class MazeSpec(DomainSpec):
     name = "maze"
     title = "Maze"
     pddl = "maze"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (5, 6, 7)
     kinds = ("player", "wall", "goal")

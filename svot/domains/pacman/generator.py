@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.grid import Cell
+from svot.kernel.grid import Cell
 from svot.domains.pacman.solver import greedy_plan, pacman_plan
 from svot.domains.pacman.table5 import TABLE5
 from svot.errors import ConfigError

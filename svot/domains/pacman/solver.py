@@ -7,7 +7,7 @@ back to :func:`greedy_plan` beyond ``svot.problem_gen.optimal.MAX_ITEMS`` coins)
 
 from __future__ import annotations
 
-from svot.domains.grid import Cell
+from svot.kernel.grid import Cell
 from svot.domains.pacman.spec import PacmanSpec
 from svot.pddl import Problem
 from svot.problem_gen.cells import cell_bfs, path_actions

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, player_of
-from svot.domains.grid import cell_name, cells, grid_objects, parse_cell, sorted_cells
+from svot.kernel.spec import DomainSpec, Field, add_kind, player_of
+from svot.kernel.grid import cell_name, cells, grid_objects, parse_cell, sorted_cells
 from svot.domains.passages import add_wall_kinds, open_atoms, walls_from_open
 from svot.domains.questmaze import look as look_module
 from svot.domains.questmaze import wording as wording_module
@@ -19,7 +19,7 @@ class QuestMazeSpec(DomainSpec):
     name = "questmaze"
     title = "QuestMaze"
     pddl = "questmaze"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # preconditions, what each move does, the goal fields
     sizes = (3, 4)
     kinds = ("player", "princess", "treasure", "key", "heart", "food", "wall_right", "wall_down")

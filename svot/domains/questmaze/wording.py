@@ -6,7 +6,7 @@ wording hook keeps the generic default (:class:`~svot.domains.DomainSpec`).
 
 from __future__ import annotations
 
-from svot.domains.phrases import PASSAGE, Phrase
+from svot.kernel.phrases import PASSAGE, Phrase
 
 PHRASES = {
     "open": PASSAGE,

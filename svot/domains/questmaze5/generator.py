@@ -25,7 +25,7 @@ import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.drawn import DrawnBits, as_list, stream_of
-from svot.domains.grid import cell_name, cells
+from svot.kernel.grid import cell_name, cells
 from svot.domains.passages import create_maze_edges, inner_edges
 from svot.domains.questmaze5.look import ITEMS, TARGETS
 from svot.errors import ConfigError

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
-from svot.domains.grid import adjacency_atoms, cell_name, cells, grid_objects, parse_cell, sorted_cells
+from svot.kernel.spec import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.kernel.grid import adjacency_atoms, cell_name, cells, grid_objects, parse_cell, sorted_cells
 from svot.domains.questmaze5 import look as look_module
 from svot.domains.questmaze5 import wording as wording_module
 from svot.domains.questmaze5.look import ITEMS, MONSTER, TARGETS
@@ -19,7 +19,7 @@ class OpenQuestMazeSpec(DomainSpec):
     name = "questmaze5"
     title = "OpenQuestMaze"
     pddl = "questmaze5"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # preconditions, what each move does, the goal fields
     sizes = (5, 7)  # logical 3x3 (the paper's) and 4x4 mazes: side 2n - 1
     kinds = ("player", "princess", "treasure", "key", "heart", "food", MONSTER)

@@ -6,7 +6,7 @@ other wording hook keeps the generic default (:class:`~svot.domains.DomainSpec`)
 
 from __future__ import annotations
 
-from svot.domains.phrases import ADJ, Phrase
+from svot.kernel.phrases import ADJ, Phrase
 
 
 def _no_way_in(args: list) -> str:

@@ -19,7 +19,7 @@ import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.drawn import DrawnBits, as_list, stream_of
-from svot.domains.grid import cell_name, cells
+from svot.kernel.grid import cell_name, cells
 from svot.domains.passages import PassageBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
 from svot.errors import ConfigError

@@ -7,7 +7,7 @@ static facts no action reads: rules (svot.rulemaze), not dynamics, give them mea
 
 from __future__ import annotations
 
-from svot.domains.phrases import PASSAGE
+from svot.kernel.phrases import PASSAGE
 
 PHRASES = {"open": PASSAGE}
 

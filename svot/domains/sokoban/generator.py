@@ -33,7 +33,7 @@ import numpy as np
 
 from svot.domains import get_spec
 from svot.domains.drawn import DrawnBits
-from svot.domains.grid import Cell, cell_name
+from svot.kernel.grid import Cell, cell_name
 from svot.domains.sokoban.screen import MAX_SIZE as MAX_SCREEN_SIZE, surviving_rows
 from svot.domains.sokoban.table5 import TABLE5
 from svot.engine.search import SearchResult

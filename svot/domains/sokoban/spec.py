@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
-from svot.domains.grid import cell_name
+from svot.kernel.spec import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.kernel.grid import cell_name
 from svot.domains.sokoban.table5 import TABLE5
 from svot.domains.sokoban import look as look_module
 from svot.domains.sokoban import wording as wording_module
@@ -13,7 +13,7 @@ class SokobanSpec(DomainSpec):
     name = "sokoban"
     title = "Sokoban"
     pddl = "sokoban"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
     # solvability is a search, but plan=False asks it for a verdict only (the generator's search_draw):

@@ -14,10 +14,10 @@ from typing import Any, ClassVar, Mapping
 
 import numpy as np
 
-from svot.domains import grid
-from svot.domains.distractors import generic_pools, generic_problems, same_line
-from svot.domains.grid import DIRECTIONS, Cell
-from svot.domains.phrases import (
+from svot.kernel import grid
+from svot.kernel.distractors import generic_pools, generic_problems, same_line
+from svot.kernel.grid import DIRECTIONS, Cell
+from svot.kernel.phrases import (
     ADJ,
     FORMATS,
     Phrase,
@@ -51,7 +51,7 @@ class Field:
     kind: str
 
 
-# What the generic description says of the grid's adjacency predicate (svot.domains.grid).
+# What the generic description says of the grid's adjacency predicate (svot.kernel.grid).
 ADJ_MEANING = " and (adj ?a ?dir ?b) that cell ?b is next to cell ?a in direction ?dir, inside the grid"
 
 # A spec may declare its domain's ``look`` and ``wording`` modules (svot/domains/<name>/look.py and
@@ -391,7 +391,7 @@ class DomainSpec:
     # the built-in domains override them with their own words (svot/domains/<name>/wording.py).
 
     #: transitions: how a precondition predicate reads (predicate -> Phrase); a predicate not
-    #: listed reads from its name (:func:`svot.domains.phrases.generic_phrase`).
+    #: listed reads from its name (:func:`svot.kernel.phrases.generic_phrase`).
     phrases: ClassVar[Mapping[str, Phrase]] = {"adj": ADJ}
     #: transitions: predicates a chain never states (the player's own position, bookkeeping).
     silent_predicates: ClassVar[frozenset[str]] = frozenset({"at"})
@@ -533,7 +533,7 @@ def check_spec(spec: DomainSpec) -> None:
     missing = [a for a in REQUIRED_ATTRIBUTES if not hasattr(spec, a)]
     missing += [f"{h}()" for h in REQUIRED_HOOKS if getattr(cls, h) is getattr(DomainSpec, h)]
     if missing:
-        raise ConfigError(f"{where} does not set {', '.join(missing)}: every DomainSpec must (svot.domains.base)")
+        raise ConfigError(f"{where} does not set {', '.join(missing)}: every DomainSpec must (svot.kernel.spec)")
     problems = []
     if not isinstance(spec.name, str) or not spec.name or spec.name != spec.name.lower():
         problems.append(f"name {spec.name!r} must be a non-empty lower-case string (the registry key)")
