@@ -362,7 +362,7 @@ def heldout_problems(env_id: str, n: int, seed: int) -> list:
     problem pool draws them (:func:`svot.envs.vector.problem_pool`); pick a seed training never uses."""
     spec = gym.spec(env_id)
     kw = spec.kwargs
-    domain = _entry_class(spec).domain_name
+    domain = _entry_class(spec).domain
     return list(problem_pool(domain, kw["size"], kw.get("split", "id"), seed, n))
 
 

@@ -1,7 +1,7 @@
 """Four-choice goal questions (SVoT A.7): the truth and three valid, nearby distractors.
 
 A choice is a goal configuration (the fields of :meth:`DomainSpec.goal_fields
-<svot.domains.DomainSpec.goal_fields>`). This module draws and checks; what is
+<svot.kernel.DomainSpec.goal_fields>`). This module draws and checks; what is
 a valid, nearby or partially correct distractor of one domain is that domain's
 (``svot/domains/<name>/wording.py``, through the spec's ``distractor_pools``,
 ``is_partial`` and ``choice_problems``; a domain registered from outside gets

@@ -60,11 +60,11 @@ from svot.dataset.spec import (
 )
 from svot.dataset.transitions import build_chain
 from svot.dataset.wording import answer_text, goal_of
-from svot.domains import DomainSpec, get_spec
+from svot.domains import generate, get_domain, get_spec, plan_length_floor
+from svot.kernel import DomainSpec
 from svot.errors import ConfigError, DatasetError
 from svot.pddl import Problem, load_domain
-from svot.problem_gen import generate, has_plan_length_floor, plan_length_floor
-from svot.problem_gen.registry import plan_optional
+from svot.problem_gen import has_plan_length_floor
 from svot.problem_gen.common import layout_json
 from svot.render.image import render_state
 from svot.render.labels import label_grid
@@ -112,7 +112,7 @@ def _draw_map(args: tuple):
     only see :func:`plan_fits` reject it."""
     domain, size, split, m, attempt, seed = args
     distribution = SPLITS[split].distribution
-    if split == "train" and plan_optional(domain) and has_plan_length_floor(domain):
+    if split == "train" and get_spec(domain).plan_optional and has_plan_length_floor(get_domain(domain)):
         unplanned = generate(domain, size, distribution, rng_for(seed, domain, size, split, KEY_MAP, m, attempt),
                              plan=False, allow_any_size=True)
         if plan_cannot_fit(size, unplanned):
@@ -149,7 +149,7 @@ def answer_space_ok(state: dict) -> bool:
 def plan_floor(generated) -> int:
     """A lower bound on any goal-reaching plan's length for this map's generator parameters.
 
-    The domain's :meth:`~svot.domains.DomainSpec.min_plan_length` (e.g. a domain
+    The domain's :meth:`~svot.kernel.DomainSpec.min_plan_length` (e.g. a domain
     that collects at most one item per move needs at least one move per item,
     which Table 5's densities can put above the ID maximum of 10). Default: 1.
     """

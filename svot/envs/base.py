@@ -1,6 +1,7 @@
 """The generic SVoT grid environment; each domain's env is a thin subclass.
 
-The env owns no dynamics: it asks a :class:`~svot.domains.DomainSpec` how agent
+The env owns no dynamics: it is handed a domain (:class:`~svot.kernel.GridDomain`: a
+spec, a sampler, a solver) and asks its :class:`~svot.kernel.DomainSpec` how agent
 actions map to PDDL action literals and how atoms read as a state, steps an
 engine built from the domain's PDDL file, and draws problems from
 :mod:`svot.problem_gen` with ``self.np_random``.
@@ -50,7 +51,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 from gymnasium import spaces
 
-from svot.domains import DomainSpec, get_spec
+from svot.kernel import DomainSpec, GridDomain
 from svot.engine.base import ENGINES
 from svot.engine.grounded import SharedGroundedEngine
 from svot.envs.conventions import ConventionsMixin, solve_given
@@ -61,7 +62,7 @@ from svot.envs.observation import observation_dtype, observer_for, spec_observat
 from svot.envs.problem_check import check_problem
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
-from svot.problem_gen import generate, registry, solve
+from svot.problem_gen import generate, solve
 from svot.envs.pool import generated_pool
 from svot.envs.view import NOT_APPLIED, new_view
 from svot.render.text import describe
@@ -86,7 +87,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
     """Base class of the SVoT grid environments (see each domain's subclass)."""
 
     metadata = {"render_modes": ["rgb_array", "ansi", "human"], "render_fps": 4}
-    domain_name: ClassVar[str]
+    domain: ClassVar[GridDomain | None] = None  # a domain's subclass (svot/domains/<name>/env.py) binds its domain
 
     def __init__(
         self,
@@ -98,8 +99,17 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         info_level: str = "full",
         allow_any_size: bool = False,
         pool_size: int | None = None,
+        *,
+        domain: GridDomain | None = None,
     ):
-        self.dspec: DomainSpec = get_spec(self.domain_name)
+        domain = type(self).domain if domain is None else domain
+        if not isinstance(domain, GridDomain):
+            raise ConfigError(
+                "SVoTEnv needs a domain: domain=svot.domains.get_domain(name), or a domain's own subclass "
+                f"(svot/domains/<name>/env.py); got {domain!r}"
+            )
+        self.domain = domain
+        self.dspec: DomainSpec = domain.spec
         size = self.dspec.sizes[0] if size is None else size
         self.size = self.dspec.check_size(size, allow_any=allow_any_size)
         if split not in SPLITS:
@@ -184,7 +194,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if options and options.get("problem") is not None:
             problem = self._load_problem(options["problem"])  # checked in full: a refused problem changes nothing
             engine = self._make_engine(problem)
-            self.problem, self.plan = problem, solve_given(self.dspec.name, problem)
+            self.problem, self.plan = problem, solve_given(self.domain, problem)
             self.engine, self._cache = engine, {}
         elif self.pool_size is not None:
             self._reset_from_pool(seed)
@@ -204,7 +214,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             self._cache = {}
         else:
             # plan=False: where a layout is solvable without a search, the plan waits until `plan` is read
-            gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True, plan=False)
+            gen = generate(self.domain, self.size, self.split, self.np_random, allow_any_size=True, plan=False)
             self.problem, first_state = gen.problem, gen.state
             if gen.plan is None:
                 self._plan, self._plan_due = None, True
@@ -283,7 +293,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if seed is not None or not self._pool:
             pool_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63 - 1))
             if pool_seed != self.pool_seed or not self._pool:
-                self._pool = generated_pool(self.dspec.name, self.size, self.split, pool_seed, self.pool_size)
+                self._pool = generated_pool(self.domain, self.size, self.split, pool_seed, self.pool_size)
                 self._pool_engines = {}
                 self.pool_seed = pool_seed
         j = int(self.np_random.integers(len(self._pool)))
@@ -298,11 +308,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         """The domain generator's ``bit_stream(size, split, rng)`` where a fresh problem can start from bits
         (the compiled engine made by ``_make_engine`` as defined here, the domain's own generator), else
         None; looked up once per generator module."""
-        module = registry.generator(self.dspec.name)
+        module = self.domain.sampler
         got = self._sampler_of
         if got is None or got[0] is not module:
             fn = getattr(module, "bit_stream", None)
-            if self.engine_kind != "grounded" or not registry.plan_optional(self.dspec.name):
+            if self.engine_kind != "grounded" or not self.dspec.plan_optional:
                 fn = None
             got = self._sampler_of = (module, fn)
         if "_make_engine" in self.__dict__ or type(self)._make_engine is not SVoTEnv._make_engine:
@@ -347,7 +357,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         the first read, by :func:`svot.problem_gen.solve` (the same plan).
         """
         if self._plan_due:
-            self._plan, self._plan_due = solve(self.dspec.name, self.problem), False
+            self._plan, self._plan_due = solve(self.domain, self.problem), False
         return self._plan
 
     @plan.setter

@@ -20,7 +20,8 @@ from inspect_ai.tool import ToolDef, ToolParam, ToolParams
 
 from svot.dataset.prompts import IMAGE
 from svot.dataset.wording import describe_domain
-from svot.envs.registration import env_class, max_episode_steps
+from svot.domains import get_domain, max_episode_steps
+from svot.envs import SVoTEnv
 from svot.inspect._content import image_content, user_message
 
 EPISODE_KEY = "svot_episode"
@@ -28,7 +29,7 @@ ENV_SPLITS = ("id", "ood")
 
 
 def make_env(domain: str, size: int, split: str):
-    return env_class(domain)(size=size, split=split, render_mode="rgb_array")
+    return SVoTEnv(domain=get_domain(domain), size=size, split=split, render_mode="rgb_array")
 
 
 def state_colours(spec, state: dict) -> tuple[str, ...]:

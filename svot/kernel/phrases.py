@@ -163,7 +163,7 @@ def generic_operator_text(op: Operator) -> str:
 
 # --------------------------------------------------------------------------- answers
 
-#: How a free-response answer writes a field's value, by field kind (:class:`svot.domains.Field`).
+#: How a free-response answer writes a field's value, by field kind (:class:`svot.kernel.Field`).
 FORMATS = {
     "cell": "(row, column)",
     "cells": "(row, column), (row, column), ... (row-major order)",

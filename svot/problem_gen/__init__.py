@@ -1,28 +1,30 @@
 """Problem samplers for the SVoT domains, with Table 5's parameters.
 
 ``generate(domain, size, split, rng)`` draws one solvable problem and a plan
-that reaches its goal::
+that reaches its goal. ``domain`` is a domain object (:class:`~svot.kernel.GridDomain`: its
+spec, sampler and solver); this layer looks no name up. The registry gives it by name,
+and :func:`svot.domains.generate` (``solve``, ``sampling_params``, ``PARAMS``) takes the name::
 
     import numpy as np
-    from svot.problem_gen import DOMAINS, generate
-    g = generate(DOMAINS[0], 6, "ood", np.random.default_rng(0))
+    from svot import problem_gen
+    from svot.domains import DOMAINS, generate, get_domain
+    g = generate(DOMAINS[0], 6, "ood", np.random.default_rng(0))                          # by name
+    g = problem_gen.generate(get_domain(DOMAINS[0]), 6, "ood", np.random.default_rng(0))  # the same
     g.problem.to_pddl(); g.plan; g.state; g.params
 
 All randomness comes from the ``numpy.random.Generator`` passed in, so the same
 seed gives the same problems in any process, whatever ``PYTHONHASHSEED``.
-``PARAMS`` is a read-only view of Table 5's sampling parameters (ID and OOD
-values), each domain's ``DomainSpec.table5`` with its ``sizes``.
+Table 5's sampling parameters (ID and OOD values) are each spec's ``table5`` with its
+``sizes`` (:data:`svot.domains.PARAMS` reads them by name).
 ``solve(domain, problem_or_state)`` returns a plan: the domain's solver
-(``DomainSpec.solver_module``) if it names one, otherwise a shortest plan by
+(``GridDomain.solver``) if it has one, otherwise a shortest plan by
 breadth-first search on the grounded engine, which works for any domain,
 including one registered from outside. ``Generated.plan_optimal`` records
 whether a generated plan is a shortest one.
 
 Nothing here is any one domain's: each domain's folder ``svot/domains/<name>/``
-holds its sampler (``generator.py``, named by ``DomainSpec.generator_module``),
-its Table 5 row (``table5.py``) and, where it has one, its solver
-(``solver.py``). :mod:`svot.problem_gen.registry` says which domains can be
-sampled.
+holds its sampler (``generator.py``), its Table 5 row (``table5.py``) and, where it has one,
+its solver (``solver.py``), bound into its domain object in its ``__init__.py``.
 """
 
 from __future__ import annotations
@@ -30,17 +32,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from svot.domains import DomainSpec, get_spec
 from svot.engine import bfs_plan
 from svot.errors import ConfigError, ProblemError
+from svot.kernel import DomainSpec, GridDomain
 from svot.pddl import Problem, load_domain
-from svot.problem_gen import registry
 from svot.problem_gen.common import (
-    DOMAINS,
-    PARAMS,
     SPLITS,
     Generated,
     check_args,
+    check_domain,
     check_rng,
     count_for,
     problem_name,
@@ -48,23 +48,8 @@ from svot.problem_gen.common import (
 from svot.problem_gen.grounding import shared_grounding
 
 
-def register_generator(domain: str, module, *, sizes: tuple[int, ...]) -> None:
-    """Add a sampler for a new domain (it wins over a ``generator_module`` its spec names).
-
-    ``module`` is any object with ``generate(size, split, rng) -> Generated``
-    (and optionally ``sampling_params(size, split)``), like the domains'
-    generator modules; ``sizes`` are the domain's nominal sizes.
-    """
-    registry.register(domain, module, sizes)
-
-
-def unregister_generator(domain: str) -> None:
-    """Undo :func:`register_generator` (a built-in domain keeps its spec's generator)."""
-    registry.unregister(domain)
-
-
 def generate(
-    domain: str, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False, plan: bool = True
+    domain: GridDomain, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False, plan: bool = True
 ) -> Generated:
     """One solvable problem of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters.
 
@@ -81,26 +66,26 @@ def generate(
     """
     domain, size, split = check_args(domain, size, split, allow_any_size)
     check_rng(rng)
-    generator = registry.generator(domain)
-    if not plan and registry.plan_optional(domain):
+    generator = domain.sampler
+    if not plan and domain.spec.plan_optional:
         return generator.generate(size, split, rng, plan=False)
     return generator.generate(size, split, rng)
 
 
-def sampling_params(domain: str, size: int, split: str, *, allow_any_size: bool = False) -> dict:
+def sampling_params(domain: GridDomain, size: int, split: str, *, allow_any_size: bool = False) -> dict:
     """The fixed parameters ``generate`` uses (densities, counts, e.g. a block-count range).
 
     ``{}`` for a registered generator without ``sampling_params`` (it is optional there).
     """
     domain, size, split = check_args(domain, size, split, allow_any_size)
-    generator = registry.generator(domain)
+    generator = domain.sampler
     if not hasattr(generator, "sampling_params"):
         return {}
     return generator.sampling_params(size, split)
 
 
 def solve(
-    domain: str,
+    domain: GridDomain,
     problem_or_state: Problem | dict,
     *,
     max_states: int = 1_000_000,
@@ -114,13 +99,13 @@ def solve(
     actions tried in index order), None when the goal is unreachable or more
     than ``max_states`` states would be needed; a state the PDDL makes
     absorbing (e.g. a hole) has no plan through it. A domain may name its
-    own solver (``DomainSpec.solver_module``, see its ``solver.py``), which gets
+    own solver (``GridDomain.solver``, its ``solver.py``), which gets
     the same options: ``prune=False`` turns off a solver's skipping of provably
     dead states (e.g. stuck blocks; the plan is the same either way), ``greedy=True`` asks
     for a solver's faster plan that is not always shortest (for collect-everything
     domains: never None), and ``max_states`` caps its search (None past it).
     """
-    spec = get_spec(domain)
+    domain, spec = check_domain(domain), domain.spec
     if isinstance(problem_or_state, Problem):
         problem = problem_or_state
         if problem.domain != spec.name:
@@ -138,23 +123,23 @@ def solve(
             raise ProblemError(f"{spec.name} state has no {exc.args[0]!r} field") from None
     else:
         raise ConfigError(f"solve() takes a svot.pddl.Problem or a state dict, got {type(problem_or_state).__name__}")
-    solver = registry.solver(spec)
+    solver = domain.solver
     if solver is None:
         return breadth_first_plan(spec, problem, size, max_states=max_states)
     return solver.solve(problem, state, max_states=max_states, prune=prune, greedy=greedy)
 
 
-def plan_length_floor(domain: str, state: dict) -> int:
+def plan_length_floor(domain: GridDomain, state: dict) -> int:
     """A lower bound on the length of a shortest goal-reaching plan from ``state``, cheap next to the
     plan itself: the domain solver's ``plan_length_floor(state)`` where its ``solver.py`` defines one,
     else 0 (no bound known). A caller that only keeps short plans can reject a draw on it unplanned."""
-    floor = getattr(registry.solver(get_spec(domain)), "plan_length_floor", None)
+    floor = getattr(check_domain(domain).solver, "plan_length_floor", None)
     return 0 if floor is None else int(floor(state))
 
 
-def has_plan_length_floor(domain: str) -> bool:
+def has_plan_length_floor(domain: GridDomain) -> bool:
     """Whether :func:`plan_length_floor` knows a bound for ``domain`` (its solver defines one)."""
-    return hasattr(registry.solver(get_spec(domain)), "plan_length_floor")
+    return hasattr(check_domain(domain).solver, "plan_length_floor")
 
 
 def breadth_first_plan(spec: DomainSpec, problem: Problem, size: int, *, max_states: int = 1_000_000) -> list[int] | None:
@@ -165,7 +150,7 @@ def breadth_first_plan(spec: DomainSpec, problem: Problem, size: int, *, max_sta
     PDDLGym) the same search on the spec's engine.
     """
     if load_domain(spec.pddl).unsupported is None:
-        grounding = shared_grounding(spec.name, size)
+        grounding = shared_grounding(spec, size)
         bound = grounding.bind(problem)
         return grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg, max_states=max_states).plan
     engine = spec.make_engine(problem)
@@ -175,11 +160,7 @@ def breadth_first_plan(spec: DomainSpec, problem: Problem, size: int, *, max_sta
 
 
 __all__ = [
-    "DOMAINS",
     "breadth_first_plan",
-    "register_generator",
-    "unregister_generator",
-    "PARAMS",
     "SPLITS",
     "Generated",
     "count_for",

@@ -25,17 +25,16 @@ from pathlib import Path
 
 import numpy as np
 
-from svot.domains import get_spec
 from svot.errors import ConfigError, ProblemError
+from svot.kernel import DomainSpec, GridDomain
 from svot.pddl import Problem, load_domain
 from svot.pddl.standard import check_form, negated_predicates, plan_text, positive_domain_text, positive_problem_text
 from svot.problem_gen import generate
 from svot.problem_gen.common import Generated
 
 
-def ground_plan(domain: str, problem: Problem, plan) -> list[tuple[str, tuple[str, ...]]]:
+def ground_plan(spec: DomainSpec, problem: Problem, plan) -> list[tuple[str, tuple[str, ...]]]:
     """svot's plan (agent action ints) as the ground operators the engine applies, in order."""
-    spec = get_spec(domain)
     engine = spec.make_engine(problem)
     size = spec.size_of(problem)
     state = engine.initial()
@@ -70,13 +69,13 @@ def _write(path: Path, text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def export_planner_files(generated: list[tuple[int, Generated]], form: str, out) -> dict:
-    """Write ``generated`` ((seed, Generated) pairs of one domain) in ``form`` to ``out``; return the manifest."""
+def export_planner_files(spec: DomainSpec, generated: list[tuple[int, Generated]], form: str, out) -> dict:
+    """Write ``generated`` ((seed, Generated) pairs of ``spec``'s domain) in ``form`` to ``out``; return the manifest."""
     check_form(form)
     if not generated:
         raise ConfigError("no problems to export")
-    name = generated[0][1].domain
-    domain = load_domain(get_spec(name).pddl)
+    name = spec.name
+    domain = load_domain(spec.pddl)
     problems = tuple(g.problem for _s, g in generated)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -92,7 +91,7 @@ def export_planner_files(generated: list[tuple[int, Generated]], form: str, out)
             problem_text = g.problem.to_pddl("standard", domain)
         else:
             problem_text = positive_problem_text(g.problem, domain, negated)
-        steps = ground_plan(name, g.problem, g.plan)
+        steps = ground_plan(spec, g.problem, g.plan)
         files[f"p{seed}.pddl"] = _write(out / f"p{seed}.pddl", problem_text)
         files[f"p{seed}.plan"] = _write(out / f"p{seed}.plan", plan_text(steps))
         entries.append({
@@ -115,7 +114,7 @@ def export_planner_files(generated: list[tuple[int, Generated]], form: str, out)
 
 
 def generate_for_seeds(
-    domain: str, size: int, split: str, seeds, *, allow_any_size: bool = False
+    domain: GridDomain, size: int, split: str, seeds, *, allow_any_size: bool = False
 ) -> list[tuple[int, Generated]]:
     """One problem per seed: ``generate(domain, size, split, numpy.random.default_rng(seed))``."""
     return [

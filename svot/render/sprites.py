@@ -3,7 +3,7 @@
 The library draws a fixed set of sprites (:data:`LIBRARY`); which one a kind
 gets, the floor colour and the ice sheen are the domain's choice, read from
 its spec (``sprites``, ``floor``, ``floor_sheen``: see
-:class:`~svot.domains.DomainSpec`).
+:class:`~svot.kernel.DomainSpec`).
 
 Every tile is drawn at 4x its size with :mod:`PIL.ImageDraw` on the domain's
 floor colour, downsampled with a box filter (exact 4x4 means: antialiasing),

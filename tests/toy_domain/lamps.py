@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from svot.domains import DomainSpec, Field
+from svot.kernel import DomainSpec, Field
 from svot.kernel.spec import add_kind, cells_of, player_of
 from svot.kernel.grid import cell_name, cells
 from svot.engine import bfs_plan, make_engine

@@ -20,7 +20,7 @@ import functools
 
 import numpy as np
 
-from svot.domains import get_spec
+from svot.domains.frozenlake.spec import SPEC
 from svot.domains.frozenlake.table5 import TABLE5
 from svot.errors import ProblemError
 from svot.problem_gen.common import MAX_ATTEMPTS, Generated, finish, problem_name
@@ -178,7 +178,7 @@ class _InitBits:
     per hole."""
 
     def __init__(self, size: int):
-        self.grounding = shared_grounding(DOMAIN, size)
+        self.grounding = shared_grounding(SPEC, size)
         at, self.hole, start, goal = cell_bits(self.grounding, size, ("at", "hole", "start", "goal"))
         last = size * size - 1
         self.base = at[0] | start[0] | goal[last]
@@ -203,7 +203,7 @@ def _byte_table(masks: list[int]) -> list[int]:
     return table
 
 
-_init_bits = kept_per_size(DOMAIN, _InitBits)
+_init_bits = kept_per_size(SPEC, _InitBits)
 
 
 def draw_bits(size: int, split: str, rng: np.random.Generator) -> Drawn:
@@ -321,7 +321,7 @@ def bit_stream(size: int, split: str, rng: np.random.Generator) -> BitStream:
 
 
 def _package(size: int, split: str, params: dict, holes: np.ndarray, attempts: int, plan: bool) -> Generated:
-    spec = get_spec(DOMAIN)
+    spec = SPEC
     layout = layout_from_holes(holes)
     problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
     if not plan:
@@ -341,6 +341,6 @@ def bfs_plan(problem, size: int, max_states: int = 1_000_000) -> list[int] | Non
     leaves one), so the search never expands past it, and a plan never
     crosses one (the env would end the episode there).
     """
-    grounding = shared_grounding(DOMAIN, size)
+    grounding = shared_grounding(SPEC, size)
     bound = grounding.bind(problem)
     return grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg, max_states=max_states).plan

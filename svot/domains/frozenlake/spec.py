@@ -92,13 +92,10 @@ class FrozenLakeSpec(DomainSpec):
     failure_atoms = (("at", "?x"), ("hole", "?x"))  # fell: the player stands on a hole
 
     # --- generation and solving ---
-    generator_module = "svot.domains.frozenlake.generator"
     table5 = TABLE5
     plan_optional = True  # the sampler's path check proves a board solvable; planning is BFS (the default solver)
 
     # --- envs and rendering ---
-    env_entry_point = "svot.domains.frozenlake.env:FrozenLakeEnv"
-    vector_entry_point = "svot.domains.frozenlake.env:FrozenLakeVectorEnv"
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
         return look_module.random_state(self.name, size, rng, density, tile_and_status)
@@ -133,3 +130,7 @@ def tile_and_status(player, holes, goal, start) -> tuple[str, str]:
     if player == goal:
         return "goal", "reached"
     return ("start" if player == start else "frozen"), "running"
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = FrozenLakeSpec()

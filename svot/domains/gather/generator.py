@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from svot.domains import get_spec
-from svot.domains.gather import colours_for
+from svot.domains.gather.spec import SPEC
+from svot.domains.gather.spec import colours_for
 from svot.domains.gather.solver import gather_plan, greedy_plan
 from svot.domains.gather.table5 import TABLE5
 from svot.kernel.grid import Cell
@@ -76,7 +76,7 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> tuple[dict
 
 
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
-    spec = get_spec(DOMAIN)
+    spec = SPEC
     params = sampling_params(size, split)
     layout, attempts = sample_layout(size, split, rng)
     all_balls = [b for where in layout["balls"].values() for b in where]

@@ -132,10 +132,8 @@ class GatherSpec(DomainSpec):
         return out
 
     # --- generation and solving ---
-    generator_module = "svot.domains.gather.generator"
     table5 = TABLE5
     plan_optional = True  # no walls: every layout is solvable
-    solver_module = "svot.domains.gather.solver"  # A* with a row/column cover bound (or the greedy plan)
 
     def item_layout(self, size: int, player, items) -> dict:
         colours = colours_for(size)  # every ball in the first colour: moves ignore colours
@@ -146,8 +144,6 @@ class GatherSpec(DomainSpec):
         return [tuple(b) for where in state["balls"].values() for b in where]
 
     # --- envs and rendering ---
-    env_entry_point = "svot.domains.gather.env:GatherEnv"
-    vector_entry_point = "svot.domains.gather.env:GatherVectorEnv"
     sprites = look_module.sprites(COLOURS)
     ansi_chars = look_module.ansi_chars(COLOURS)
 
@@ -190,3 +186,7 @@ def _cell_names(size: int) -> tuple[tuple[tuple[int, int], str], ...]:
 
 def _colour_order(c: str) -> tuple:
     return (COLOURS.index(c) if c in COLOURS else len(COLOURS), c)
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = GatherSpec()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from svot.domains import get_spec
+from svot.domains.maze.spec import SPEC
 from svot.domains.maze.table5 import TABLE5
 from svot.errors import ConfigError
 from svot.problem_gen.cells import index_cell, index_cells_list
@@ -58,7 +58,7 @@ class AtomBits:
     """The shared grounding's bits of ``(at c)``, ``(wall c)`` and ``(goal c)`` by cell index ``r * N + c``."""
 
     def __init__(self, size: int):
-        self.grounding = shared_grounding(DOMAIN, size)
+        self.grounding = shared_grounding(SPEC, size)
         self.at, self.wall, self.goal = cell_bits(self.grounding, size, ("at", "wall", "goal"))
 
     def bound(self, walls: int, perm: list[int]) -> tuple[int, int]:
@@ -69,13 +69,13 @@ class AtomBits:
         return init, self.at[perm[walls + 1]]
 
 
-atom_bits = kept_per_size(DOMAIN, AtomBits)
+atom_bits = kept_per_size(SPEC, AtomBits)
 
 
 def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
     """Layouts are searched on bits read straight off the shared grounding: a refused one builds no Problem
     (a test checks the bits against ``bind``); the kept one is built, named and checked by ``finish``."""
-    spec = get_spec(DOMAIN)
+    spec = SPEC
     params = sampling_params(size, split)
     w = params["walls"]
     bits = atom_bits(size)

@@ -47,12 +47,9 @@ class MazeSpec(DomainSpec):
         return out
 
     # --- generation and solving ---
-    generator_module = "svot.domains.maze.generator"
     table5 = TABLE5
 
     # --- envs and rendering ---
-    env_entry_point = "svot.domains.maze.env:MazeEnv"
-    vector_entry_point = "svot.domains.maze.env:MazeVectorEnv"
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
         return look_module.random_state(self.name, size, rng, density)
@@ -67,3 +64,7 @@ class MazeSpec(DomainSpec):
         6: {"train": 8164, "val": 982, "test_id": 1956, "test_ood": 3164},
         7: {"train": 8544, "val": 1166, "test_id": 2326, "test_ood": 3372},
     }
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = MazeSpec()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from svot.domains import get_spec
+from svot.domains.pacman.spec import SPEC
 from svot.kernel.grid import Cell
 from svot.domains.pacman.solver import greedy_plan, pacman_plan
 from svot.domains.pacman.table5 import TABLE5
@@ -53,7 +53,7 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 
 
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
-    spec = get_spec(DOMAIN)
+    spec = SPEC
     params = sampling_params(size, split)
     layout = sample_layout(size, split, rng)
     if plan:

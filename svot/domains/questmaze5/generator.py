@@ -23,7 +23,7 @@ from itertools import compress
 
 import numpy as np
 
-from svot.domains import get_spec
+from svot.domains.questmaze5.spec import SPEC
 from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.kernel.grid import cell_name, cells
 from svot.domains.passages import create_maze_edges, inner_edges
@@ -100,7 +100,7 @@ def _layout(size: int, drawn: tuple) -> dict:
 
 def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
     layout = sample_layout(size, split, rng)
-    return finish_connected(get_spec(DOMAIN), size, split, layout, sampling_params(size, split), plan)
+    return finish_connected(SPEC, size, split, layout, sampling_params(size, split), plan)
 
 
 class _InitBits:
@@ -109,7 +109,7 @@ class _InitBits:
     monster when closed), the cells that are always monsters, and the goal ``(ended)``."""
 
     def __init__(self, size: int):
-        self.grounding = g = shared_grounding(DOMAIN, size)
+        self.grounding = g = shared_grounding(SPEC, size)
         bit = g.task.bit
         m = logical_size(size)
         names = {cell: cell_name(cell) for cell in cells(size)}
@@ -126,7 +126,7 @@ class _InitBits:
         self.goal_pos = bit[("ended",)]
 
 
-_init_bits = kept_per_size(DOMAIN, _InitBits)
+_init_bits = kept_per_size(SPEC, _InitBits)
 
 
 def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
@@ -153,4 +153,4 @@ bit_stream = stream_of(draw_bits)  # draw_bits on the rng's outputs, read in Pyt
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:
-    return finish_connected(get_spec(DOMAIN), size, split, _layout(size, drawn), sampling_params(size, split), False)
+    return finish_connected(SPEC, size, split, _layout(size, drawn), sampling_params(size, split), False)

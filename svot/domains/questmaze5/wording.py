@@ -1,7 +1,7 @@
 """OpenQuestMaze in the datasets' words: its preconditions and what each move does.
 
 Read through :class:`~svot.domains.questmaze5.OpenQuestMazeSpec` by :mod:`svot.dataset`; every
-other wording hook keeps the generic default (:class:`~svot.domains.DomainSpec`).
+other wording hook keeps the generic default (:class:`~svot.kernel.DomainSpec`).
 """
 
 from __future__ import annotations

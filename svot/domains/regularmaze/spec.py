@@ -83,7 +83,6 @@ class RegularMazeSpec(DomainSpec):
         return look_module.random_state(self.name, size, rng, density)
 
     # --- generation and solving ---
-    generator_module = "svot.domains.regularmaze.generator"
     plan_optional = True  # every sampled maze is connected: the goal is always reachable
 
     # --- envs and rendering ---
@@ -94,8 +93,6 @@ class RegularMazeSpec(DomainSpec):
             return ["start"]
         return super().atom_kind_names(pred, rest)
 
-    env_entry_point = "svot.domains.regularmaze.env:RegularMazeEnv"
-    vector_entry_point = "svot.domains.regularmaze.env:RegularMazeVectorEnv"
 
     # --- RuleMaze ---
     rulemaze_scenario = SCENARIO  # its rules, pools and exports (svot.rulemaze.scenario)
@@ -103,3 +100,7 @@ class RegularMazeSpec(DomainSpec):
     # --- scoring ---
     state_fields = ("action", "player")
     constant_fields = ("start", "goal", "zones", "walls_right", "walls_down")
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = RegularMazeSpec()

@@ -1,7 +1,7 @@
 """RegularMaze in the datasets' words: its one precondition and what a move does.
 
 Read through :class:`~svot.domains.regularmaze.RegularMazeSpec` by :mod:`svot.dataset`; every
-other wording hook keeps the generic default (:class:`~svot.domains.DomainSpec`). The zones are
+other wording hook keeps the generic default (:class:`~svot.kernel.DomainSpec`). The zones are
 static facts no action reads: rules (svot.rulemaze), not dynamics, give them meaning.
 """
 

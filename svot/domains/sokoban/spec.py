@@ -57,13 +57,9 @@ class SokobanSpec(DomainSpec):
         return out
 
     # --- generation and solving ---
-    generator_module = "svot.domains.sokoban.generator"
     table5 = TABLE5
-    solver_module = "svot.domains.sokoban.solver"  # BFS that skips provably dead states (same plan)
 
     # --- envs and rendering ---
-    env_entry_point = "svot.domains.sokoban.env:SokobanEnv"
-    vector_entry_point = "svot.domains.sokoban.env:SokobanVectorEnv"
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
         return look_module.random_state(self.name, size, rng, density)
@@ -78,3 +74,7 @@ class SokobanSpec(DomainSpec):
         5: {"train": 7146, "val": 936, "test_id": 1864, "test_ood": 2704},
         6: {"train": 8362, "val": 1112, "test_id": 2216, "test_ood": 3136},
     }
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = SokobanSpec()
