@@ -32,9 +32,8 @@ import time
 import gymnasium as gym
 import numpy as np
 
-from svot.envs.registration import env_id
+from svot.domains import PARAMS, env_id, generate, get_spec
 from svot.pddl import load_domain
-from svot.problem_gen import PARAMS, generate
 from svot.problem_gen.grounding import shared_grounding
 
 
@@ -62,7 +61,7 @@ def main(argv=None) -> int:
     for domain, size in [(d, s) for d, t in PARAMS.items() for s in (t["sizes"][-1:] if args.largest else t["sizes"])]:
         shared_grounding.cache_clear()
         t = time.perf_counter()
-        shared_grounding(domain, size)
+        shared_grounding(get_spec(domain), size)
         setup_ms = 1000 * (time.perf_counter() - t)
         for split in ("id", "ood"):
             rng = np.random.default_rng([args.seed, size, split == "ood"])

@@ -94,7 +94,8 @@ def test_bench_sokoban_reset_counts_generates_own_draws_and_puts_the_generator_b
     import numpy as np
 
     from svot.domains.sokoban import generator
-    from svot.problem_gen import draws, generate
+    from svot.domains import generate
+    from svot.problem_gen import draws
 
     spec = importlib.util.spec_from_file_location("bench_sokoban_reset", ROOT / "benchmarks" / "bench_sokoban_reset.py")
     bench = importlib.util.module_from_spec(spec)

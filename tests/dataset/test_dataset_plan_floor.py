@@ -15,7 +15,7 @@ import pytest
 import svot.dataset.instance as instance
 from svot.dataset.instance import plan_cannot_fit, plan_maps
 from svot.dataset.spec import KEY_MAP, SPLITS, lengths_for, rng_for
-from svot.problem_gen import generate
+from svot.domains import generate
 
 
 def test_unplanned_draw_is_the_planned_layout():

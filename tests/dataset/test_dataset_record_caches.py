@@ -11,10 +11,8 @@ import pytest
 
 from svot.dataset.instance import MapContext
 from svot.dataset.records import PngCache, _j, encode_png, problem_pddl
-from svot.domains import get_spec
-from svot.problem_gen import PARAMS as TABLE5_DOMAINS
+from svot.domains import generate, get_spec, PARAMS as TABLE5_DOMAINS
 from svot.pddl import load_domain
-from svot.problem_gen import generate
 from svot.render.image import render_state
 from svot.render.labels import label_grid
 from svot.render.text import describe

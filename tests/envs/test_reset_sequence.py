@@ -12,14 +12,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from svot.domains import SPECS
-from svot.envs.registration import ENV_CLASSES, env_id
-from svot.problem_gen import generate
+from svot.domains import DOMAINS, SPECS, env_id, generate, get_spec
 
 RESETS = 30
 
 
-@pytest.mark.parametrize("domain", sorted(ENV_CLASSES))
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
 @pytest.mark.parametrize("read_every", [1, 3])
 def test_seeded_resets_are_generates_problems(domain, read_every):
     size = max(SPECS[domain].sizes)
@@ -48,7 +46,7 @@ def test_frozenlake_bits_are_the_bound_problems():
         for _ in range(40):
             drawn = fl.draw_bits(size, "ood", rng_a)
             gen = fl.generate(size, "ood", rng_b, plan=False)
-            bound = shared_grounding("frozenlake", size).bind(gen.problem)
+            bound = shared_grounding(get_spec("frozenlake"), size).bind(gen.problem)
             assert (drawn.init, drawn.goal_pos, 0) == (bound.init, bound.goal_pos, bound.goal_neg)
             assert drawn.problem().to_pddl() == gen.problem.to_pddl() and drawn.generated().state == gen.state
         assert rng_a.bit_generator.state == rng_b.bit_generator.state
@@ -122,9 +120,9 @@ def test_maze_bits_are_the_bound_problems(domain, size, split):
     for _ in range(60):
         drawn = gen_module.draw_bits(size, split, rng_a)
         gen = gen_module.generate(size, split, rng_b, plan=False)
-        bound = shared_grounding(domain, size).bind(gen.problem)
+        bound = shared_grounding(get_spec(domain), size).bind(gen.problem)
         assert (drawn.init, drawn.goal_pos, drawn.goal_neg) == (bound.init, bound.goal_pos, bound.goal_neg)
-        assert drawn.shared is shared_grounding(domain, size).shared
+        assert drawn.shared is shared_grounding(get_spec(domain), size).shared
         assert drawn.problem().to_pddl() == gen.problem.to_pddl() and drawn.generated().state == gen.state
         assert drawn.generated().params == gen.params
     assert rng_a.bit_generator.state == rng_b.bit_generator.state
@@ -148,7 +146,7 @@ def test_maze_undrawn_grid_is_the_spec_static_grid(domain, size):
     from svot.problem_gen.grounding import shared_grounding
 
     spec = SPECS[domain]
-    observer = observer_for(spec, size, shared_grounding(domain, size).task)
+    observer = observer_for(spec, size, shared_grounding(get_spec(domain), size).task)
     gen_module = _maze_generator(domain)
     rng = np.random.default_rng(1)
     for _ in range(40):
@@ -260,7 +258,7 @@ def test_sokoban_bits_are_the_bound_problems(size, split):
     for _ in range(25 if split == "id" else 6):
         drawn = stream()
         gen = sokoban.generate(size, split, rng_b, plan=False)
-        bound = shared_grounding("sokoban", size).bind(gen.problem)
+        bound = shared_grounding(get_spec("sokoban"), size).bind(gen.problem)
         assert (drawn.init, drawn.goal_pos, drawn.goal_neg) == (bound.init, bound.goal_pos, bound.goal_neg)
         assert drawn.problem().to_pddl() == gen.problem.to_pddl()
         assert drawn.generated().state == gen.state and drawn.generated().params == gen.params
@@ -275,7 +273,7 @@ def test_maze_undrawn_words_are_the_undrawn_grid(domain, size):
     from svot.problem_gen.grounding import shared_grounding
 
     spec = SPECS[domain]
-    observer = observer_for(spec, size, shared_grounding(domain, size).task)
+    observer = observer_for(spec, size, shared_grounding(get_spec(domain), size).task)
     if not observer.undrawn:
         pytest.skip("every kind is drawn by an atom")
     gen_module = _maze_generator(domain)

@@ -7,10 +7,9 @@ import pickle
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
+from svot.domains import generate, get_spec
 from svot.domains.sokoban import generator as sokoban
 from svot.domains.sokoban.screen import surviving_rows
-from svot.problem_gen import generate
 from svot.problem_gen.common import problem_name
 from svot.problem_gen.grounding import shared_grounding
 from svot.problem_gen.draws import first_accepted, first_kept, forget_carried, permutation_rows
@@ -175,7 +174,7 @@ def test_cornered_cells_are_the_cells_no_push_leaves(size):
 def test_search_draw_reads_the_bound_problem(size):
     spec = get_spec("sokoban")
     rng = np.random.default_rng(size)
-    grounding = shared_grounding("sokoban", size)
+    grounding = shared_grounding(get_spec("sokoban"), size)
     for _ in range(60):
         p = sokoban.sampling_params(size, "ood", rng)
         drawn = sokoban.draw(size, p["walls"], p["blocks"], rng)

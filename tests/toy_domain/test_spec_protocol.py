@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import svot
-from svot.domains import SPECS, register_spec
-from svot.kernel import DomainSpec
+from svot.domains import SPECS, register
+from svot.kernel import DomainSpec, GridDomain
 from svot.kernel.spec import REQUIRED_ATTRIBUTES, REQUIRED_HOOKS, check_spec
 from svot.errors import ConfigError
 from svot.extend import register_domain
@@ -106,5 +106,5 @@ def test_a_spec_of_the_wrong_shape_is_refused_naming_the_attribute(attr, value, 
     spec = LampsSpec()
     object.__setattr__(spec, attr, value)
     with pytest.raises(ConfigError, match=rf"{attr} .*{says}|{says}"):
-        register_spec(spec)
+        register(GridDomain(spec, LampsGenerator(spec)), env="tests.toy_domain.unused:Env")
     assert SPECS.get(spec.name) is not spec
