@@ -108,7 +108,8 @@ class SVoTEnv(ConventionsMixin, gym.Env):
                 "SVoTEnv needs a domain: domain=svot.domains.get_domain(name), or a domain's own subclass "
                 f"(svot/domains/<name>/env.py); got {domain!r}"
             )
-        self.domain = domain
+        if domain is not type(self).domain:
+            self.domain = domain  # a domain's subclass binds its own: the instance (and a pickle) need not hold it
         self.dspec: DomainSpec = domain.spec
         size = self.dspec.sizes[0] if size is None else size
         self.size = self.dspec.check_size(size, allow_any=allow_any_size)

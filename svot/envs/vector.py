@@ -174,7 +174,8 @@ class SVoTVectorEnv(VectorEnv):
                 "SVoTVectorEnv needs a domain: domain=svot.domains.get_domain(name), or a domain's own subclass "
                 f"(svot/domains/<name>/env.py); got {domain!r}"
             )
-        self.domain = domain
+        if domain is not type(self).domain:
+            self.domain = domain  # a domain's subclass binds its own: the instance (and a pickle) need not hold it
         self.dspec: DomainSpec = domain.spec
         name = domain.name
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:

@@ -11,7 +11,7 @@ import pytest
 
 from svot.dataset.instance import MapContext
 from svot.dataset.records import PngCache, _j, encode_png, problem_pddl
-from svot.domains import generate, get_spec, PARAMS as TABLE5_DOMAINS
+from svot.domains import PARAMS as TABLE5_DOMAINS, generate, get_spec
 from svot.pddl import load_domain
 from svot.render.image import render_state
 from svot.render.labels import label_grid

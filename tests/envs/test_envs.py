@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env
 from svot.domains.maze.env import MazeEnv
 from svot.domains.sokoban.env import SokobanEnv
 import svot
-from svot.domains import registered_ids
+from svot.domains import get_domain, registered_ids
 from svot.errors import ActionError, ConfigError, PDDLError, ProblemError
 
 ALL_IDS = registered_ids()
@@ -194,7 +194,7 @@ def test_problem_pool_draws_from_seeded_pool():
     assert 2 <= len(names) <= 8  # draws repeat: they come from the 8-problem pool
     from svot.envs.pool import generated_pool
 
-    assert names <= {g.problem.name for g in generated_pool("frozenlake", 4, "id", 7, 8)}
+    assert names <= {g.problem.name for g in generated_pool(get_domain("frozenlake"), 4, "id", 7, 8)}
     # a pooled episode plays exactly like the same problem given explicitly
     c = gym.make("SVoT/FrozenLake-4x4-v0").unwrapped
     _, ic = c.reset(options={"problem": a.problem})

@@ -252,9 +252,12 @@ def test_entry_points_are_the_domain_folders_classes(domain, env_id):
     venv.close()
 
 
-def test_the_generic_vector_env_names_the_known_domains():
-    with pytest.raises(ConfigError, match="needs a domain.*maze, frozenlake, sokoban, pacman, gather"):
+def test_the_generic_vector_env_asks_for_a_domain_object():
+    """The envs layer takes domain objects, never names: it cannot see the registry."""
+    with pytest.raises(ConfigError, match=r"needs a domain: domain=svot\.domains\.get_domain\(name\).*got None"):
         SVoTVectorEnv(num_envs=2)
+    with pytest.raises(ConfigError, match="got 'maze'"):
+        SVoTVectorEnv(num_envs=2, domain="maze")
 
 
 def test_a_problem_with_passages_the_engine_never_saw_gets_an_engine_that_has_them():

@@ -80,6 +80,7 @@ def test_generated_is_frozen_and_carries_params():
 SCRIPT = r"""
 import hashlib, json, sys
 import numpy as np
+from svot.domains import generate, PARAMS
 h = hashlib.sha256()
 for d in PARAMS:
     for split in ("id", "ood"):

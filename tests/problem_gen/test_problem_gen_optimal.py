@@ -121,12 +121,12 @@ def test_walk_floor_bounds_the_shortest_pacman_plan():
 
 
 def test_plan_length_floor_is_zero_without_a_bound():
-    from svot.domains import plan_length_floor
+    from svot.domains import get_domain, plan_length_floor
     from svot.problem_gen import has_plan_length_floor
 
     state = generate("maze", 5, "id", np.random.default_rng(0)).state
-    assert not has_plan_length_floor("maze") and plan_length_floor("maze", state) == 0
-    assert has_plan_length_floor("pacman")
+    assert not has_plan_length_floor(get_domain("maze")) and plan_length_floor("maze", state) == 0
+    assert has_plan_length_floor(get_domain("pacman"))
 
 
 def _line_cover_brute(mask: int, size: int) -> int:
