@@ -6,7 +6,7 @@ A new domain needs (see README, "Adding a domain"):
    ``; (:actions ...)`` line);
 2. a :class:`~svot.kernel.DomainSpec` subclass: ``pddl`` (the file's path),
    ``kinds``, ``fields``, ``problem_from_state``, ``state_dict``, ``cell_kinds``;
-3. a generator: an object with ``generate(size, split, rng) -> Generated``
+3. a generator: an object with ``sample(size, split, rng) -> svot.problem_gen.Draw``
    (and optionally ``sampling_params(size, split)``), and where it has one a solver;
 4. this call, which adds them to the domain registry (:mod:`svot.domains`, as the
    built-in domains' one line each does) and registers the Gymnasium ids

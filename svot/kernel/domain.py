@@ -19,11 +19,11 @@ from svot.kernel.spec import DomainSpec
 class GridDomain:
     """A domain's spec, its sampler and its solver (compared and hashed by identity: one per domain).
 
-    ``sampler``: an object (a domain's ``generator.py``) with ``generate(size, split, rng)`` and,
-    where the spec says ``plan_optional``, ``generate(..., plan=False)``; optionally
-    ``sampling_params(size, split)``. ``solver``: None (a shortest plan by breadth-first search
-    on the engine, for any domain) or an object with ``solve(problem, state, *, max_states, prune,
-    greedy)`` and optionally ``plan_length_floor(state)`` (a domain's ``solver.py``).
+    ``sampler``: an object (a domain's ``generator.py``) with ``sample(size, split, rng) -> Draw``
+    (:class:`svot.problem_gen.Draw`) and optionally ``sampling_params(size, split)`` and
+    ``plan(generated) -> (plan, optimal)``. ``solver``: None (a shortest plan by breadth-first
+    search on the engine, for any domain) or an object with ``solve(problem, state, *, max_states,
+    prune, greedy)`` and optionally ``plan_length_floor(state)`` (a domain's ``solver.py``).
     """
 
     spec: DomainSpec

@@ -352,8 +352,8 @@ class DomainSpec:
     table5: ClassVar[dict[str, Any]] = {}
 
     # True when the sampler can tell a layout solvable without a plan (its own check, no obstacles, or
-    # a search asked only for its verdict): generate(..., plan=False) then calls the sampler's
-    # generate(..., plan=False), which skips planning. False: the sampler always plans.
+    # a search asked only for its verdict): svot.problem_gen.generate(..., plan=False) then leaves the
+    # plan to be computed when asked for. False: generate always plans.
     plan_optional: ClassVar[bool] = False
 
     def item_layout(self, size: int, player: Cell, items: list[Cell]) -> dict:

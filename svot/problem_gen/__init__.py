@@ -1,9 +1,11 @@
 """Problem samplers for the SVoT domains, with Table 5's parameters.
 
-``generate(domain, size, split, rng)`` draws one solvable problem and a plan
-that reaches its goal. ``domain`` is a domain object (:class:`~svot.kernel.GridDomain`: its
-spec, sampler and solver); this layer looks no name up. The registry gives it by name,
-and :func:`svot.domains.generate` (``solve``, ``sampling_params``, ``PARAMS``) takes the name::
+Each domain's generator has one entry, ``sample(size, split, rng) -> Draw`` (:func:`sample`): the
+initial state as bits, the sampling parameters, the Problem built when first read.
+``generate(domain, size, split, rng)`` is that draw's problem with a plan that reaches its goal.
+``domain`` is a domain object (:class:`~svot.kernel.GridDomain`: its spec, sampler and solver);
+this layer looks no name up. The registry gives it by name, and :func:`svot.domains.generate`
+(``solve``, ``sampling_params``, ``PARAMS``) takes the name::
 
     import numpy as np
     from svot import problem_gen
@@ -13,7 +15,9 @@ and :func:`svot.domains.generate` (``solve``, ``sampling_params``, ``PARAMS``) t
     g.problem.to_pddl(); g.plan; g.state; g.params
 
 All randomness comes from the ``numpy.random.Generator`` passed in, so the same
-seed gives the same problems in any process, whatever ``PYTHONHASHSEED``.
+seed gives the same problems in any process, whatever ``PYTHONHASHSEED``. A sampler may draw
+ahead of the layout it keeps (a batch screened at once), so an env draws each problem from its own
+child Generator (:func:`draw_rng`): nothing is rewound or carried from one problem to the next.
 Table 5's sampling parameters (ID and OOD values) are each spec's ``table5`` with its
 ``sizes`` (:data:`svot.domains.PARAMS` reads them by name).
 ``solve(domain, problem_or_state)`` returns a plan: the domain's solver
@@ -29,6 +33,7 @@ its solver (``solver.py``), bound into its domain object in its ``__init__.py``.
 
 from __future__ import annotations
 
+import dataclasses
 
 import numpy as np
 
@@ -38,38 +43,64 @@ from svot.kernel import DomainSpec, GridDomain
 from svot.pddl import Problem, load_domain
 from svot.problem_gen.common import (
     SPLITS,
+    Draw,
     Generated,
     check_args,
     check_domain,
     check_rng,
     count_for,
+    draw_rng,
     problem_name,
 )
 from svot.problem_gen.grounding import shared_grounding
 
 
+def sample(domain: GridDomain, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False) -> Draw:
+    """One solvable layout of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters, as a
+    :class:`Draw`: its initial state as bits, its sampling parameters, its Problem built when first read.
+
+    All randomness comes from ``rng``, which the sampler may draw ahead of what it keeps (a batch of
+    layouts screened at once): draw each problem from its own Generator (:func:`draw_rng`).
+    Raises :class:`~svot.errors.ConfigError` for an unknown domain, split, or a size outside Table 5
+    (unless ``allow_any_size=True``; sizes below 2 never).
+    """
+    domain, size, split = check_args(domain, size, split, allow_any_size)
+    check_rng(rng)
+    return domain.sampler.sample(size, split, rng)
+
+
 def generate(
     domain: GridDomain, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False, plan: bool = True
 ) -> Generated:
-    """One solvable problem of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters.
+    """:func:`sample`'s problem, checked and packaged as :class:`Generated`, with a goal-reaching plan.
 
     ``plan=False`` lets a domain whose layouts are solvable without a search
     (``DomainSpec.plan_optional``: e.g. a cheaper path check, every
     layout solvable by construction, or a search asked only for its verdict) skip
-    planning: its ``Generated.plan`` is then ``None``
+    planning: its ``Generated.plan`` is then ``None`` unless the sampler found one on the way
     (:func:`solve` gives the same plan later). The problem, and the draws taken
     from ``rng``, are the same either way. Other domains, whose solvability
     *is* the search, always plan.
-
-    Raises :class:`~svot.errors.ConfigError` for an unknown domain, split, or a
-    size outside Table 5 (unless ``allow_any_size=True``; sizes below 2 never).
     """
-    domain, size, split = check_args(domain, size, split, allow_any_size)
-    check_rng(rng)
-    generator = domain.sampler
-    if not plan and domain.spec.plan_optional:
-        return generator.generate(size, split, rng, plan=False)
-    return generator.generate(size, split, rng)
+    draw = sample(domain, size, split, rng, allow_any_size=allow_any_size)
+    if plan or not domain.spec.plan_optional:
+        return planned(domain, draw.generated)
+    return draw.generated
+
+
+def planned(domain: GridDomain, gen: Generated) -> Generated:
+    """``gen`` (one of ``domain``'s) with a plan: its own, else the sampler's ``plan(gen)`` where it defines one
+    (a plan that may be greedy past an optimal solver's limits), else :func:`solve`'s shortest plan; replayed
+    on the engine."""
+    if gen.plan is not None:
+        return gen
+    planner = getattr(check_domain(domain).sampler, "plan", None)
+    steps, optimal = planner(gen) if planner is not None else (solve(domain, gen.problem), True)
+    if steps is None:
+        raise ProblemError(f"{gen.problem.name}: the sampler kept a layout its planner finds no plan for")
+    if load_domain(domain.spec.pddl).unsupported is None:  # on the compiled engine: replayed there
+        shared_grounding(domain.spec, gen.size).bind(gen.problem).replay(steps)
+    return dataclasses.replace(gen, plan=[int(a) for a in steps], plan_optimal=bool(optimal))
 
 
 def sampling_params(domain: GridDomain, size: int, split: str, *, allow_any_size: bool = False) -> dict:
@@ -105,7 +136,7 @@ def solve(
     for a solver's faster plan that is not always shortest (for collect-everything
     domains: never None), and ``max_states`` caps its search (None past it).
     """
-    domain, spec = check_domain(domain), domain.spec
+    spec = check_domain(domain).spec
     if isinstance(problem_or_state, Problem):
         problem = problem_or_state
         if problem.domain != spec.name:
@@ -160,7 +191,11 @@ def breadth_first_plan(spec: DomainSpec, problem: Problem, size: int, *, max_sta
 
 
 __all__ = [
+    "Draw",
     "breadth_first_plan",
+    "draw_rng",
+    "planned",
+    "sample",
     "SPLITS",
     "Generated",
     "count_for",
