@@ -41,7 +41,6 @@ the first time; call ``reset()``.
 from __future__ import annotations
 
 import functools
-
 import marshal
 import os
 from pathlib import Path
@@ -345,7 +344,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         """The view of ``state``, from the cache or built."""
         return self._cache.get(state) or self._new_view(state)
 
-    def _new_view(self, state, before: dict | None = None, state_dict: dict | None = None) -> dict:
+    def _new_view(self, state, before: dict | None = None) -> dict:
         """The view of a state not in the cache (kept there while it has room).
 
         ``before`` is the view of the state the env stepped from: its grid is
@@ -355,16 +354,16 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         first checks).
         """
         observer = self._observer
-        sd = state_dict
+        sd = None
         if observer is not None and observer.trusted:
             if before is not None:
                 obs = observer.update(before["obs"], before["engine_state"], state)
             elif observer.undrawn:  # kinds no atom draws (edge walls): the episode's own, from the spec
-                walls = self._drawn.walls if self._drawn is not None and sd is None else None
+                walls = self._drawn.walls if self._drawn is not None else None
                 if walls is not None:  # a sampled reset's, read off its draws (no state dict)
                     static = walls.words(observer.word_bits)
                 else:
-                    sd = self._state_dict(state) if sd is None else sd
+                    sd = self._state_dict(state)
                     static = observer.static_grid(sd)
                 obs = observer.observe(state, static)
             else:

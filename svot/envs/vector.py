@@ -1,5 +1,5 @@
 """Natively batched SVoT environments: ``gymnasium.make_vec(env_id, num_envs=1024)``
-(ids: :func:`svot.envs.registration.registered_ids`).
+(ids: :func:`svot.domains.registered_ids`).
 
 :class:`SVoTVectorEnv` steps all sub-environments at once on the
 :class:`~svot.engine.vector.VectorEngine` (one numpy array, compiled from the

@@ -25,14 +25,16 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
+
+from markupsafe import Markup
 
 from svot._version import __version__
 from svot.dataset.reader import SplitSource, find_splits, read_export_info
 from svot.dataset.records import png_name
 from svot.dataset.writers import atomic_write_bytes, atomic_write_json, sha256_file
 from svot.errors import ConfigError, DatasetError
+from svot.gallery import jinja as templates
 from svot.gallery.assets import CSS, JS
 from svot.gallery.data import read_cards
 from svot.gallery.predictions import METRICS, IMAGE_OK, read_predictions, score_card
@@ -45,7 +47,6 @@ IMG_DIR = "img"
 ASSETS_DIR = "assets"
 SPLIT_LABELS = {"train": "train", "val": "val", "test_id": "test (ID)", "test_ood": "test (OOD)"}
 FIELDS = ("domain", "size", "split")
-CHECK, CROSS = "\u2713", "\u2717"
 
 
 @dataclass
@@ -88,11 +89,9 @@ class GalleryResult:
         return self.out / "index.html"
 
 
-# --------------------------------------------------------------------------- html pieces
-
-
-def _e(text) -> str:
-    return escape("" if text is None else str(text), quote=True)
+# --------------------------------------------------------------------------- views
+# The markup lives in Jinja2 templates (svot/gallery/templates/, autoescaped); the functions below
+# only turn cards and pages into the plain values those templates lay out.
 
 
 def _png_size(png: bytes) -> tuple[int, int]:
@@ -107,33 +106,21 @@ class _Images:
     def __init__(self):
         self.files: dict[str, bytes] = {}
 
-    def tag(self, png: bytes | None, root: str, alt: str) -> str:
+    def tag(self, png: bytes | None, root: str, alt: str) -> Markup:
         if png is None:
-            return f'<span class="noimg" title="{_e(alt)}">no image</span>'
+            return Markup('<span class="noimg" title="{}">no image</span>').format(alt)
         name = png_name(png)
         self.files.setdefault(name, png)
         w, h = _png_size(png)
-        return f'<img src="{root}{IMG_DIR}/{name}" width="{w}" height="{h}" alt="{_e(alt)}">'
+        return Markup('<img src="{}" width="{}" height="{}" alt="{}">').format(f"{root}{IMG_DIR}/{name}", w, h, alt)
 
 
-def _json_script(obj) -> str:
+def _json_for_script(obj) -> Markup:
     text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    text = text.replace("</", "<\\/").replace("<!--", "<\\!--")
-    return f'<script type="application/json" id="svot-data">{text}</script>'
+    return Markup(text.replace("</", "<\\/").replace("<!--", "<\\!--"))
 
 
-def _head(title: str, root: str) -> str:
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_e(title)}</title>\n"
-        f'<link rel="stylesheet" href="{root}{ASSETS_DIR}/gallery.css">\n'
-        "</head>\n"
-    )
-
-
-def _filter_nav(pages: list[Page], metrics: list[str] | None = None) -> str:
+def _filters(pages: list[Page], metrics: list[str]) -> dict:
     domains, sizes, splits = [], [], []
     for p in pages:
         s = p.source
@@ -145,230 +132,121 @@ def _filter_nav(pages: list[Page], metrics: list[str] | None = None) -> str:
             splits.append(s.split)
     sizes.sort()
     splits.sort(key=lambda x: list(SPLIT_LABELS).index(x) if x in SPLIT_LABELS else len(SPLIT_LABELS))
-
-    def select(name: str, values, label=lambda v: str(v)) -> str:
-        opts = ['<option value="all">all</option>'] + [
-            f'<option value="{_e(v)}">{_e(label(v))}</option>' for v in values
-        ]
-        return f'<label for="filter-{name}">{name}</label> <select id="filter-{name}">{"".join(opts)}</select>'
-
-    return (
-        '<nav class="filter">'
-        + select("domain", domains)
-        + select("size", sizes, lambda n: f"{n}\u00d7{n}")
-        + select("split", splits, lambda s: SPLIT_LABELS.get(s, s))
-        + (_prediction_filters(metrics) if metrics else "")
-        + '<a href="#" id="filter-reset">show all</a>'
-        + '<form id="svot-search" role="search"><label for="svot-search-input">id</label> '
-        + '<input id="svot-search-input" type="search" placeholder="search an instance id" autocomplete="off">'
-        + '<ul id="svot-search-results" hidden></ul></form>'
-        + '<span id="svot-count"></span><span id="svot-status">checking images\u2026</span>'
-        + "</nav>\n"
-    )
+    return {"domain": [(d, d) for d in domains], "size": [(n, f"{n}\u00d7{n}") for n in sizes],
+            "split": [(s, SPLIT_LABELS.get(s, s)) for s in splits], "metrics": metrics}
 
 
-def _prediction_filters(metrics: list[str]) -> str:
-    opts = '<option value="all">any</option>' + "".join(f'<option value="{m}">{m}</option>' for m in metrics)
-    return ('<label><input type="checkbox" id="filter-wrong"> wrong only</label>'
-            f'<label for="filter-metric">metric</label> <select id="filter-metric">{opts}</select>')
-
-
-def _pager(page: Page, root: str) -> str:
+def _pager(page: Page, root: str) -> dict | None:
     if page.count <= 1:
-        return ""
+        return None
     s = page.source
 
-    def link(n: int, text: str, rel: str = "") -> str:
-        href = root + Page.href_of(s, n)
-        wrong = page.wrong_per_page[n - 1] if page.wrong_per_page else 0
-        extra = f' title="{wrong} with a wrong prediction"' if page.wrong_per_page else ""
-        label = text + (f' <span class="nwrong">{wrong}\u2717</span>' if wrong else "")
-        cur = ' aria-current="page"' if n == page.number and not rel else ""
-        return f'<a href="{_e(href)}"{cur}{rel}{extra}>{label}</a>'
+    def link(n: int, text: str, rel: str = "") -> dict:
+        return {"kind": "link", "href": root + Page.href_of(s, n), "text": text, "rel": rel,
+                "current": n == page.number and not rel,
+                "title": f"{page.wrong_per_page[n - 1]} with a wrong prediction" if page.wrong_per_page else "",
+                "wrong": page.wrong_per_page[n - 1] if page.wrong_per_page else 0}
 
-    first = (page.number - 1) * len(page.cards) if page.number < page.count else None
-    parts = [link(page.number - 1, "\u2190 prev", ' rel="prev"') if page.number > 1 else '<span class="off">\u2190 prev</span>']
+    items = [link(page.number - 1, "\u2190 prev", "prev") if page.number > 1 else {"kind": "off", "text": "\u2190 prev"}]
     for n in range(1, page.count + 1):
         if n in (1, page.count) or abs(n - page.number) <= 3:
-            parts.append(link(n, str(n)))
-        elif parts[-1] != "\u2026":
-            parts.append("\u2026")
-    parts.append(link(page.number + 1, "next \u2192", ' rel="next"') if page.number < page.count else '<span class="off">next \u2192</span>')
-    del first
-    return f'<nav class="pager" aria-label="pages">page {page.number} of {page.count}: {" ".join(parts)}</nav>\n'
-
+            items.append(link(n, str(n)))
+        elif items[-1]["kind"] != "gap":
+            items.append({"kind": "gap"})
+    items.append(link(page.number + 1, "next \u2192", "next") if page.number < page.count
+                 else {"kind": "off", "text": "next \u2192"})
+    return {"number": page.number, "count": page.count, "items": items}
 
 
 def _footer(info: dict, per_page: int) -> str:
     bits = [f"svot {__version__} gallery", f"{per_page} instances per page"]
     if info:
         bits.append("export: " + ", ".join(f"{k} {info[k]}" for k in sorted(info)))
-    sep = " \u00b7 "
-    return f"<footer>{_e(sep.join(bits))}</footer>\n"
+    return " \u00b7 ".join(bits)
 
 
-def _field_marks(fields: dict) -> str:
-    return "".join(f'<span class="fmark {"ok" if ok else "bad"}">{_e(f)} {CHECK if ok else CROSS}</span>'
-                   for f, ok in fields.items())
-
-
-def _pred_goal(pred: dict, card: dict) -> str:
-    rows = []
-    c = pred.get("choice")
-    if c:
-        rows.append(f'<tr class="{"ok" if c["ok"] else "bad"}"><th>choice</th><td>{_e(card.get("correct_choice"))}</td>'
-                    f'<td>{_e(c["letter"] or "(no letter)")} {CHECK if c["ok"] else CROSS}'
-                    f'<div class="said">{_e(c["text"])}</div></td></tr>')
-    a = pred.get("answer")
-    if a:
-        rows.append(f'<tr class="{"ok" if a["ok"] else "bad"}"><th>answer</th><td>{_e(card.get("answer"))}</td>'
-                    f'<td>{_e(a["text"])}<div>{_field_marks(a["fields"])}</div></td></tr>')
-    if not rows:
-        return ""
-    return ('<table class="pred-goal"><thead><tr><th></th><th>truth</th><th>model</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
-
-
-def _pred_step(ps: dict, images: _Images, root: str, iid: str, n) -> str:
-    out = []
-    st = ps.get("state")
-    if st:
-        out.append(f'<div class="pstate {"ok" if st["ok"] else "bad"}"><b>model state</b> {_field_marks(st["fields"])}'
-                   f'<pre>{_e(st["text"])}</pre></div>')
-    rz = ps.get("reasoning")
-    if rz:
-        out.append(f'<div class="preason {"ok" if rz["ok"] else "bad"}"><b>model reasoning</b> {_field_marks(rz["fields"])}'
-                   f'<p>{_e(rz["text"])}</p></div>')
-    return "".join(out)
-
-
-def _pred_image(ps: dict, images: _Images, root: str, iid: str, n) -> str:
+def _model_figure(ps: dict, images: _Images, root: str, iid: str, n) -> dict | None:
     im = ps.get("image")
     if not im:
-        return ""
+        return None
     rv = im.get("r_v")
     cls = "" if rv is None else (" ok" if im.get("ok") else " bad")
-    cap = "model" + ("" if rv is None else f" r_v {rv:.2f}")
-    return (f'<figure class="pimg{cls}">' + images.tag(im.get("png"), root, f"{iid}: model's v{n} ({im['path']})")
-            + f"<figcaption>{_e(cap)}</figcaption></figure>")
+    return {"cls": "pimg" + cls, "caption": "model" + ("" if rv is None else f" r_v {rv:.2f}"),
+            "img": images.tag(im.get("png"), root, f"{iid}: model's v{n} ({im['path']})")}
 
 
-def _card(card: dict, images: _Images, root: str) -> str:
+def _field_list(fields: dict) -> list[tuple[str, bool]]:
+    return list(fields.items())
+
+
+def _card_view(card: dict, images: _Images, root: str) -> dict:
+    """What ``_card.html.j2`` shows of one instance (images registered with ``images`` as a side effect)."""
     iid = card["id"]
     steps = card["steps"]
     pred = card.get("pred")
     psteps = pred["steps"] if pred else [{} for _ in steps]
     dist = card.get("distribution") or ""
-    badges = [f'<span class="badge{" ood" if dist == "ood" else ""}">{_e(dist.upper() or "?")}</span>',
-              f'<span class="badge">map {_e(card.get("map_index"))} \u00b7 sequence {_e(card.get("seq_index"))}</span>',
-              f'<span class="badge">{_e(card.get("sequence_kind"))}</span>',
-              f'<span class="badge">{len(steps)} step{"s" if len(steps) != 1 else ""}</span>']
+    badges = [("badge" + (" ood" if dist == "ood" else ""), dist.upper() or "?"),
+              ("badge", f"map {card.get('map_index')} \u00b7 sequence {card.get('seq_index')}"),
+              ("badge", "" if card.get("sequence_kind") is None else str(card.get("sequence_kind"))),
+              ("badge", f"{len(steps)} step{'s' if len(steps) != 1 else ''}")]
     bad = sum(1 for s in steps if not s.get("applicable", True))
     if bad:
-        badges.append(f'<span class="badge bad">{bad} not applicable</span>')
+        badges.append(("badge bad", f"{bad} not applicable"))
     if card.get("ended_early"):
-        badges.append('<span class="badge bad">ended early</span>')
+        badges.append(("badge bad", "ended early"))
     if pred:
-        badges.append(f'<span class="badge {"bad" if pred["wrong"] else "okb"}">model: '
-                      + (f'wrong {", ".join(pred["wrong"])}' if pred["wrong"] else "all right") + "</span>")
+        badges.append(("badge " + ("bad" if pred["wrong"] else "okb"),
+                       "model: " + (f"wrong {', '.join(pred['wrong'])}" if pred["wrong"] else "all right")))
 
-    frames = [
-        '<figure class="frame start">'
-        + images.tag(card.get("image"), root, f"{iid}: initial state")
-        + "<figcaption>start</figcaption></figure>"
-    ]
-    for s, ps in zip(steps, psteps):
-        ok = s.get("applicable", True)
-        cap = f'{_e(s["step"])} \u00b7 {_e(s.get("action_text"))}' + ("" if ok else " \u2717")
-        true_fig = (
-            f'<figure class="frame{"" if ok else " bad"}">'
-            + images.tag(s.get("image"), root, f"{iid}: after step {s['step']} ({s.get('action_text')})")
-            + f"<figcaption>{cap}</figcaption></figure>"
-        )
-        model_fig = _pred_image(ps, images, root, iid, s["step"])
-        frames.append(f'<div class="pair">{true_fig}{model_fig}</div>' if model_fig else true_fig)
-
-    acts = "".join(
-        f'<li{"" if s.get("applicable", True) else " class=bad"}><span>{_e(s.get("action_text"))}</span></li>' for s in steps
-    )
+    frames = [{"true": {"cls": "frame start", "caption": "start",
+                        "img": images.tag(card.get("image"), root, f"{iid}: initial state")}, "model": None}]
     rows = []
     for s, ps in zip(steps, psteps):
         ok = s.get("applicable", True)
-        rows.append(
-            f'<tr{"" if ok else " class=bad"}><td class="n">{_e(s["step"])}. {_e(s.get("action_text"))}'
-            + ("" if ok else "<br>not applicable")
-            + "</td><td class=img>"
-            + images.tag(s.get("image"), root, f"{iid}: v{s['step']}")
-            + _pred_image(ps, images, root, iid, s["step"])
-            + f'</td><td><pre>{_e(s.get("state_text"))}</pre>{_pred_step(ps, images, root, iid, s["step"])}</td>'
-            + f'<td><p class="cz">{_e(s.get("reasoning"))}</p><p class="cv">{_e(s.get("reasoning_visual"))}</p></td></tr>'
-        )
-    table = (
-        '<table class="steps"><colgroup><col class="n"><col class="img"><col class="state"><col></colgroup>'
-        "<thead><tr><th>action</th><th>image</th><th>state</th><th>reasoning</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+        frames.append({
+            "true": {"cls": "frame" + ("" if ok else " bad"),
+                     "caption": f"{s['step']} \u00b7 {s.get('action_text')}" + ("" if ok else " \u2717"),
+                     "img": images.tag(s.get("image"), root, f"{iid}: after step {s['step']} ({s.get('action_text')})")},
+            "model": _model_figure(ps, images, root, iid, s["step"]),
+        })
+        state, reason = ps.get("state"), ps.get("reasoning")
+        rows.append({
+            "step": s["step"], "action_text": s.get("action_text"), "ok": ok,
+            "img": images.tag(s.get("image"), root, f"{iid}: v{s['step']}"),
+            "model": _model_figure(ps, images, root, iid, s["step"]),
+            "state_text": s.get("state_text"), "reasoning": s.get("reasoning"),
+            "reasoning_visual": s.get("reasoning_visual"),
+            "pstate": state and {"ok": state["ok"], "fields": _field_list(state["fields"]), "text": state["text"]},
+            "preason": reason and {"ok": reason["ok"], "fields": _field_list(reason["fields"]), "text": reason["text"]},
+        })
     letters = "ABCDEFGH"
     correct = card.get("correct_choice")
     picked = (pred.get("choice") or {}).get("letter") if pred else None
-
-    def choice_class(letter: str) -> str:
-        cls = (["correct"] if letter == correct else []) + (["picked"] if letter == picked else [])
-        return f' class="{" ".join(cls)}"' if cls else ""
-
-    choices = "".join(
-        f'<li{choice_class(letters[i])} data-letter="{letters[i]}">'
-        f'<span class="letter">{letters[i]}</span>{_e(c)}</li>'
-        for i, c in enumerate(card.get("choices") or [])
-    )
-    prompt = card.get("prompt") or card.get("task")
-    wrong = " ".join(pred["wrong"]) if pred else ""
-    predicted = " ".join(pred["metrics"]) if pred else ""
-    issues = "".join(f"<li>{_e(x)}</li>" for x in (pred or {}).get("issues", []))
-    return (
-        f'<article class="card" id="{_e(iid)}" data-domain="{_e(card["domain"])}" data-size="{_e(card["size"])}" '
-        f'data-split="{_e(card["split"])}" data-kind="{_e(card.get("sequence_kind"))}"'
-        + (f' data-predicted="{_e(predicted)}" data-wrong="{_e(wrong)}"' if pred else "")
-        + ">\n"
-        f'<h2><a href="#{_e(iid)}">{_e(iid)}</a></h2>\n'
-        f'<div class="badges">{"".join(badges)}</div>\n'
-        f'<div class="strip">{"".join(frames)}</div>\n'
-        f'<div class="actions"><b>Actions:</b> <ol>{acts}</ol></div>\n'
-        f'<div class="goalline"><b>Goal (final state):</b> {_e(card.get("answer"))}</div>\n'
-        + (_pred_goal(pred, card) if pred else "")
-        + (f'<ul class="pissues">{issues}</ul>' if issues else "")
-        + f'<div class="goal"><b>Which is the final state?</b><ol class="choices">{choices}</ol></div>\n'
-        f'<details class="prompt"><summary>prompt</summary><pre>{_e(prompt)}</pre></details>\n'
-        f'<details class="initial"><summary>initial state</summary><pre>{_e(card.get("initial_state_text"))}</pre></details>\n'
-        f'<details class="chain" open><summary>states and reasoning, step by step</summary>{table}</details>\n'
-        "</article>\n"
-    )
+    choices = [{"letter": letters[i], "text": c,
+                "classes": " ".join((["correct"] if letters[i] == correct else [])
+                                    + (["picked"] if letters[i] == picked else []))}
+               for i, c in enumerate(card.get("choices") or [])]
+    answer = (pred or {}).get("answer")
+    return {
+        "id": iid, "domain": card["domain"], "size": card["size"], "split": card["split"],
+        "kind": card.get("sequence_kind"), "pred": bool(pred),
+        "predicted": " ".join(pred["metrics"]) if pred else "", "wrong": " ".join(pred["wrong"]) if pred else "",
+        "badges": badges, "frames": frames, "rows": rows, "choices": choices,
+        "acts": [(s.get("action_text"), s.get("applicable", True)) for s in steps],
+        "answer": card.get("answer"), "correct_choice": correct,
+        "pred_choice": (pred or {}).get("choice"),
+        "pred_answer": answer and {**answer, "fields": _field_list(answer["fields"])},
+        "issues": (pred or {}).get("issues", []),
+        "prompt": card.get("prompt") or card.get("task"), "initial_state_text": card.get("initial_state_text"),
+    }
 
 
-def _tile(page: Page, images: _Images) -> str:
-    s = page.source
-    thumbs = "".join(images.tag(c.get("image"), "", f"{c['id']}: initial state") for c in page.cards[:4])
-    return (
-        f'<article class="card tile" id="page-{_e(s.dataset)}-{_e(s.split)}" data-domain="{_e(s.domain)}" '
-        f'data-size="{s.size}" data-split="{_e(s.split)}">\n'
-        f'<h2><a href="{_e(page.href)}">{_e(page.title)}</a></h2>\n'
-        f'<div class="badges"><span class="badge{" ood" if s.distribution == "ood" else ""}">{_e(s.distribution.upper())}</span>'
-        f'<span class="badge">{page.instances} instances, {page.count} page{"s" if page.count != 1 else ""}</span>'
-        + (f'<span class="badge bad">{sum(page.wrong_per_page)} with a wrong prediction</span>' if page.wrong_per_page else "")
-        + "</div>\n"
-        f'<div class="thumbs">{thumbs}</div>\n'
-        "</article>\n"
-    )
-
-
-def _scripts(root: str) -> str:
-    return (f'<script src="{root}{SEARCH_INDEX}"></script>\n'
-            f'<script src="{root}{ASSETS_DIR}/gallery.js"></script>\n')
-
-
-def _lightbox() -> str:
-    return ('<div id="svot-lightbox" hidden><figure><img alt=""><figcaption></figcaption></figure>'
-            '<button type="button" id="svot-lightbox-close" aria-label="close">\u2715</button></div>\n')
+def _common(title: str, root: str, data: dict, firsts: list[Page], metrics: list[str], info: dict,
+            per_page: int) -> dict:
+    return {"title": title, "root": root, "assets_dir": ASSETS_DIR, "search_index": SEARCH_INDEX,
+            "filters": _filters(firsts, metrics), "footer": _footer(info, per_page),
+            "data_json": _json_for_script(data)}
 
 
 def render_page(page: Page, firsts: list[Page], images: _Images, info: dict, per_page: int, metrics: list[str]) -> str:
@@ -377,51 +255,32 @@ def render_page(page: Page, firsts: list[Page], images: _Images, info: dict, per
     data = {"kind": "page", "root": root, "page": {"domain": s.domain, "size": s.size, "split": s.split,
                                                    "number": page.number, "count": page.count},
             "pages": [p.nav() for p in firsts], "metrics": metrics}
-    cards = "".join(_card(c, images, root) for c in page.cards)
     first = (page.number - 1) * per_page + 1
     shown = f"instances {first}\u2013{first + len(page.cards) - 1} of {page.instances}" if page.cards else "no instances"
-    return (
-        _head(f"{page.title} \u2014 SVoT gallery", root)
-        + "<body>\n"
-        + f'<header class="top"><h1>{_e(page.title)}</h1><div class="crumbs"><a href="{root}index.html">all splits</a> \u00b7 '
-        + f"{shown} of {_e(s.dataset)} {_e(s.split)}</div></header>\n"
-        + _filter_nav(firsts, metrics)
-        + '<main>\n' + _pager(page, root)
-        + '<p class="empty" id="svot-empty" hidden>No instance on this page matches the filter; '
-        + f'<a href="{root}index.html">see every split</a>.</p>\n'
-        + (f'<div class="grid">\n{cards}</div>\n' if cards else '<p class="empty">This split holds no instances.</p>\n')
-        + _pager(page, root)
-        + "</main>\n"
-        + _lightbox()
-        + _footer(info, per_page)
-        + _json_script(data)
-        + "\n" + _scripts(root) + "</body>\n</html>\n"
+    return templates.render(
+        "page.html.j2", **_common(f"{page.title} \u2014 SVoT gallery", root, data, firsts, metrics, info, per_page),
+        heading=page.title, shown=shown, dataset=s.dataset, split=s.split, pager=_pager(page, root),
+        cards_list=[_card_view(c, images, root) for c in page.cards],
     )
+
+
+def _tile_view(page: Page, images: _Images) -> dict:
+    s = page.source
+    return {"dataset": s.dataset, "split": s.split, "domain": s.domain, "size": s.size, "href": page.href,
+            "title": page.title, "ood": s.distribution == "ood", "distribution": s.distribution.upper(),
+            "instances": page.instances, "pages": page.count,
+            "wrong": sum(page.wrong_per_page) if page.wrong_per_page else None,
+            "thumbs": [images.tag(c.get("image"), "", f"{c['id']}: initial state") for c in page.cards[:4]]}
 
 
 def render_index(firsts: list[Page], images: _Images, info: dict, per_page: int, metrics: list[str],
                  prediction_issues: list) -> str:
     data = {"kind": "index", "root": "", "pages": [p.nav() for p in firsts], "metrics": metrics}
-    total = sum(p.instances for p in firsts)
-    datasets = len({p.source.dataset for p in firsts})
-    issues = ""
-    if prediction_issues:
-        items = "".join(f"<li>{_e(x)}</li>" for x in prediction_issues[:50])
-        issues = (f'<details class="pissues"><summary>{len(prediction_issues)} prediction line(s) or ids not shown</summary>'
-                  f"<ul>{items}</ul></details>\n")
-    return (
-        _head("SVoT dataset gallery", "")
-        + "<body>\n"
-        + '<header class="top"><h1>SVoT dataset gallery</h1>'
-        + f'<div class="crumbs">{len(firsts)} splits: {datasets} datasets (domain \u00d7 size) \u00d7 splits, '
-        + f"{total} instances in the export</div></header>\n"
-        + _filter_nav(firsts, [])
-        + "<main>\n" + issues + '<p class="empty" id="svot-empty" hidden>No split matches the filter.</p>\n'
-        + f'<div class="grid tiles">\n{"".join(_tile(p, images) for p in firsts)}</div>\n</main>\n'
-        + _lightbox()
-        + _footer(info, per_page)
-        + _json_script(data)
-        + "\n" + _scripts("") + "</body>\n</html>\n"
+    return templates.render(
+        "index.html.j2", **_common("SVoT dataset gallery", "", data, firsts, [], info, per_page),
+        splits=len(firsts), datasets=len({p.source.dataset for p in firsts}),
+        total=sum(p.instances for p in firsts), issues=prediction_issues[:50],
+        issues_count=len(prediction_issues), tiles=[_tile_view(p, images) for p in firsts],
     )
 
 

@@ -6,7 +6,7 @@ image; every ``move`` call steps the env and answers with the new state text
 and image (or says the move was inapplicable). The episode ends at the goal,
 at a failure (the spec's ``is_failure``, e.g. an absorbing hole), or after ``max_moves`` moves.
 
-The env's plan (``env.plan``: BFS-shortest, or from the spec's ``solver_module``,
+The env's plan (``env.plan``: BFS-shortest, or from the domain's solver (``GridDomain.solver``),
 which may be greedy unless the env reports ``plan_optimal``) is the
 yardstick for "steps over plan".
 """

@@ -37,7 +37,7 @@ class Generated:
     ``Discrete`` actions) verified to reach the goal in the grounded engine
     (``None`` when ``generate(..., plan=False)`` skipped planning);
     ``plan_optimal`` says whether ``plan`` is a shortest plan (breadth-first
-    search, or the domain's solver: ``DomainSpec.solver_module``); it is
+    search, or the domain's solver: ``GridDomain.solver``); it is
     False only for a greedy fallback beyond the optimal solvers' limits.
     ``params`` holds the sampling parameters actually used (densities, counts,
     and ``attempts``: how many layouts were drawn until this one was kept;

@@ -25,8 +25,8 @@ SHELL_LANGS = {"bash", "sh", "shell", "console"}
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
 _DIRECTIVE = re.compile(r"^\s*<!--\s*docs-test:\s*(?P<verb>skip|requires)\b(?P<rest>.*?)-->\s*$")
 
-# README's first block holds the install commands; .ci/run runs them itself (and the first
-# lines of README.md stay as they are, so the block carries no directive).
+# README's first code block (after the title and one paragraph) holds the install commands; .ci/run
+# runs them itself, so the block carries no directive and is reported as skipped with this reason.
 INSTALL_BLOCK_REASON = "README's install commands: .ci/run runs them before the tests"
 
 
@@ -88,8 +88,9 @@ def read_blocks(path: Path) -> list[Block]:
             code = _console_commands(code) + "\n"
         skip, requires = _directive(lines, start)
         blocks.append(Block(path, start + 1, lang, code, skip, requires))
-    if path == REPO / "README.md" and blocks and blocks[0].line == 1 and blocks[0].skip is None:
-        blocks[0] = Block(path, 1, blocks[0].lang or "shell", blocks[0].code, INSTALL_BLOCK_REASON)
+    if path == REPO / "README.md" and blocks and blocks[0].skip is None:
+        first = blocks[0]
+        blocks[0] = Block(path, first.line, first.lang or "shell", first.code, INSTALL_BLOCK_REASON)
     return blocks
 
 

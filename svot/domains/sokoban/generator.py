@@ -130,6 +130,17 @@ class Board:
         self.full = (1 << size * size) - 1
         self.not_col0 = self.full & ~sum(1 << (r * size) for r in range(size))
         self.not_col_last = self.full & ~sum(1 << (r * size + size - 1) for r in range(size))
+        self.top_or_bottom = (1 << size) - 1 | ((1 << size) - 1) << (size * (size - 1))
+        self.left_or_right = self.full & ~(self.not_col0 & self.not_col_last)
+
+    def cornered(self, walls: int) -> int:
+        """Cells with a wall or the grid's edge above or below them, and one left or right of them: a lone
+        block there cannot be pushed at all (a push needs both cells of a line free), so off the goals it
+        is dead (Claim 1's simplest case, a few int operations: it refuses most draws)."""
+        n = self.size
+        vertical = self.top_or_bottom | (walls << n) & self.full | walls >> n
+        horizontal = self.left_or_right | (walls << 1) & self.not_col0 | (walls >> 1) & self.not_col_last
+        return vertical & horizontal
 
     def toward(self, b: int, d: str) -> int:
         """Cells x whose neighbour x+d (inside the grid) is in ``b``."""
@@ -196,10 +207,14 @@ def board(size: int) -> Board:
 def quick_reject_bits(size: int, walls: int, blocks: list[int], goals: list[int]) -> bool:
     """Claims 1–2 on bitboards (``blocks``, ``goals``: one bit each). True: certainly unsolvable."""
     b = board(size)
-    free = b.full & ~walls
     goal_bits = 0
     for g in goals:
         goal_bits |= g
+    dead = b.cornered(walls) & ~goal_bits
+    for x in blocks:
+        if x & dead:
+            return True
+    free = b.full & ~walls
     live = b.live(free, goal_bits)
     for x in blocks:
         if not x & live:
@@ -283,8 +298,12 @@ def search(problem, layout: dict | None = None, *, prune: bool = True, max_state
 # loop: the same problem. The rows drawn past it are thrown away (a caller draws each problem from its
 # own Generator, svot.problem_gen.draw_rng).
 
-FIRST_BATCH = 8  # rows drawn at once at first (1 block on 4x4 keeps one of the first few) ...
-LARGEST_BATCH = 1024  # ... doubling up to this (3 blocks on 6x6 take hundreds of draws)
+# Rows drawn at once: a first batch screened row by row in Python, stopping at the kept one (ID keeps one of its
+# first few draws: 5-15 on average), then batches screened whole in numpy (OOD draws 130-570 per problem),
+# doubling up to the largest.
+FIRST_BATCH = 64
+SECOND_BATCH = 512
+LARGEST_BATCH = 4096
 
 
 class AtomBits:
@@ -414,7 +433,7 @@ def kept_draw(size: int, split: str, rng: np.random.Generator, *, plan: bool = F
     drawn, batch = 0, FIRST_BATCH
     while drawn < MAX_ATTEMPTS:
         batch = min(batch, MAX_ATTEMPTS - drawn)
-        rows = rng.permuted(_identity_rows(size * size, batch), axis=1)[:, :k]
+        rows = _draw_rows(rng, size * size, batch, k)
         for j in _screened(size, w, n, rows):
             cells = rows[j].tolist()
             bits = initial_bits(t, w, n, cells)
@@ -422,8 +441,13 @@ def kept_draw(size: int, split: str, rng: np.random.Generator, *, plan: bool = F
             if result.solved:
                 return params, cells, drawn + j + 1, result, bits
         drawn += batch
-        batch = min(2 * batch, LARGEST_BATCH)
+        batch = SECOND_BATCH if batch == FIRST_BATCH else min(2 * batch, LARGEST_BATCH)
     raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
+
+
+def _draw_rows(rng: np.random.Generator, n: int, rows: int, k: int) -> np.ndarray:
+    """``rows`` successive ``rng.permutation(n)`` draws as the rows of one array, their first ``k`` cells."""
+    return rng.permuted(_identity_rows(n, rows), axis=1)[:, :k]
 
 
 @functools.lru_cache(maxsize=None)
@@ -436,15 +460,12 @@ def _identity_rows(n: int, rows: int) -> np.ndarray:
 def _screened(size: int, walls: int, blocks: int, rows: np.ndarray):
     """The rows the static claims do not refuse, ascending. Two screens, as neither serves every batch: numpy's
     (Claims 1–3, :func:`~svot.domains.sokoban.screen.surviving_rows`) runs on uint64 bitboards, so only up
-    to 8x8, and its fixed cost per call outweighs a batch of a few rows; there the rows are read one by one
-    in Python (Claims 1–2), stopping at the one kept. Either keeps the same first solvable draw: the claims
+    to 8x8, and its fixed cost per call outweighs the first batch's few rows; there the rows are read one by
+    one in Python (Claims 1–2), stopping at the one kept. Either keeps the same first solvable draw: the claims
     refuse only unsolvable draws, and the search refuses what Claim 3 refuses at the start."""
-    if size <= MAX_SCREEN_SIZE and len(rows) > SCALAR_SCREEN_ROWS:
+    if size <= MAX_SCREEN_SIZE and len(rows) > FIRST_BATCH:
         return surviving_rows(size, walls, blocks, rows).tolist()
     return (j for j in range(len(rows)) if not _quick_reject_draw(size, walls, blocks, rows[j].tolist()))
-
-
-SCALAR_SCREEN_ROWS = 32  # batches up to this many rows are screened in Python (the first three: 8, 16, 32 rows)
 
 
 def _package(size: int, split: str, params: dict, drawn: list[int], plan: list[int] | None) -> Generated:
