@@ -46,7 +46,7 @@ import gymnasium as gym
 import numpy as np
 
 import svot  # noqa: F401  (registers the ids)
-from svot.domains import DOMAINS, SPECS, env_id
+from svot.domains import DOMAINS, SPECS, entry, env_id
 
 
 def _single_rate(make, n_actions: int, seconds: float, seed: int, render: bool = False, warmup: float = 0.0) -> dict:
@@ -259,7 +259,7 @@ def main(argv=None) -> int:
             eid.removeprefix("SVoT/"), full["rate"] / fl["rate"], pooled["rate"] / fl["rate"], vec["rate"],
             pooled["rate"] / pg_rl["rate"], fps,
         ))
-        if spec.vector_entry_point is None:  # gymnasium's SyncVectorEnv of single envs: no native batch to measure
+        if entry(d).vector_env is None:  # gymnasium's SyncVectorEnv of single envs: no native batch to measure
             wrapped.append((eid.removeprefix("SVoT/"), vec["rate"]))
     if rows:
         # the targets, read off this run's rows (nothing is asserted)
