@@ -26,22 +26,17 @@ letters draw from ``numpy.random.SeedSequence`` children of it (see
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy
 import PIL
 import pyarrow
 import pyarrow as pa
-from tqdm import tqdm
 
-from svot._version import __version__
-from svot.parallel import process_pool
+from svot._version import EXPORT_FORMAT, __version__
 from svot.dataset.instance import MapPlan, map_instances, plan_maps, split_lengths, split_letters
 from svot.dataset.card import CARD, write_card
 from svot.dataset.chat import VIEWS, view_records as records_for, view_schema as schema_for
@@ -57,19 +52,10 @@ from svot.dataset.spec import (
     predictions,
     split_entropy,
 )
-from svot.dataset.outdir import MANIFEST, PARTS, lock_output, part_ok, prepare_output, record_files, recorded, remove
-from svot.dataset.writers import (
-    LLAMA_FACTORY_INFO,
-    atomic_write_json,
-    read_arrow,
-    sha256_file,
-    write_arrow,
-    write_imagefolder,
-    write_parquet,
-)
+from svot.dataset.orchestrator import SplitWork, Task, part_path, run_export, write_part
+from svot.dataset.writers import LLAMA_FACTORY_INFO, write_imagefolder, write_parquet
 from svot.domains import get_spec, sampling_params
-from svot.errors import ConfigError, DatasetError
-from svot.dataset.ray_engine import check_engine, RayPool
+from svot.errors import ConfigError
 from svot.problem_gen.grounding import shared_grounding
 from svot.render.atlas import get_atlas
 
@@ -208,13 +194,13 @@ def make_config(
 
 @dataclass
 class SplitJob:
+    """What a (domain, size, split) is: the product's data of its :class:`~svot.dataset.orchestrator.SplitWork`."""
+
     domain: str
     size: int
     split: str
     maps: int
     chunks: int
-    done: bool = False
-    remaining: set = field(default_factory=set)
 
     @property
     def name(self) -> str:
@@ -228,14 +214,6 @@ class SplitJob:
 def final_path(out: Path, cfg: ExportConfig, job: SplitJob) -> Path:
     base = out / job.name
     return base / f"{job.split}.parquet" if cfg.format == "parquet" else base / job.split / "metadata.jsonl"
-
-
-def part_path(out: Path, job: SplitJob, k: int) -> Path:
-    return out / PARTS / job.name / job.split / f"chunk-{k:04d}.arrow"
-
-
-def stats_path(out: Path, job: SplitJob) -> Path:
-    return out / PARTS / "stats" / job.name / f"{job.split}.json"
 
 
 def _chunk_task(args: tuple) -> tuple:
@@ -257,29 +235,9 @@ def _chunk_task(args: tuple) -> tuple:
             stats["plan_sequences"] += inst.sequence_kind == "plan"
             stats["ended_early"] += inst.ended_early
     stats["images_encoded"] = pngs.encoded
-    schema = schema_for(view)
-    table = pa.Table.from_pylist(rows, schema=schema)
-    meta = dict(schema.metadata)
-    meta[b"svot_stats"] = json.dumps({k2: int(stats[k2]) for k2 in STATS_KEYS}).encode()
-    write_arrow(table.replace_schema_metadata(meta), Path(path))
+    table = pa.Table.from_pylist(rows, schema=schema_for(view))
+    write_part(table, {k2: int(stats[k2]) for k2 in STATS_KEYS}, Path(path))
     return key, k, {k2: int(stats[k2]) for k2 in STATS_KEYS}
-
-
-def _chunk_stats(path: Path) -> dict:
-    table = read_arrow(path)
-    return json.loads(table.schema.metadata[b"svot_stats"])
-
-
-# --------------------------------------------------------------------------- output directory
-
-
-def _prepare(out: Path, cfg: ExportConfig, resume: bool, overwrite: bool) -> None:
-    def restore(done: dict) -> None:
-        for name, ds in done.get("datasets", {}).items():
-            for split, st in ds.get("splits", {}).items():
-                atomic_write_json(out / PARTS / "stats" / name / f"{split}.json", {k: int(st[k]) for k in STATS_KEYS})
-
-    prepare_output(out, cfg.fingerprint(), [out / dataset_name(d, n) for d, n in cfg.targets], resume, overwrite, restore)
 
 
 # --------------------------------------------------------------------------- export
@@ -307,18 +265,6 @@ class ExportResult:
         return format_summary(self.rows)
 
 
-def _progress(total: int, initial: int, quiet: bool, desc: str = "instances", unit: str = "inst"):
-    return tqdm(
-        total=total,
-        initial=initial,
-        unit=unit,
-        desc=desc,
-        file=sys.stderr,
-        disable=quiet or not sys.stderr.isatty(),
-        dynamic_ncols=True,
-    )
-
-
 def export(
     cfg: ExportConfig,
     *,
@@ -332,6 +278,8 @@ def export(
 ) -> ExportResult:
     """Run an export (see the module docstring). Returns the summary rows and the manifest.
 
+    The output directory, lock, resume, workers and manifest are
+    :func:`svot.dataset.orchestrator.run_export`'s, as for every svot export.
     ``engine="local"`` builds the work units in this process (``workers=1``) or in
     ``workers`` processes; ``engine="ray"`` runs them as Ray tasks, on a local
     instance (``workers`` CPUs, default all) or on the cluster at ``address``
@@ -341,106 +289,95 @@ def export(
     disk) raises :class:`~svot.errors.DatasetError` naming it; finished parts and
     splits are kept, so ``resume=True`` continues once the cause is fixed.
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ConfigError(f"workers must be a positive integer, got {workers!r}")
-    check_engine(engine, address)
-    try:
-        with lock_output(Path(cfg.out)):
-            return _export(cfg, workers, resume, overwrite, quiet, command, engine, address)
-    except OSError as exc:
-        what = exc.strerror or str(exc)
-        where = f" ({exc.filename})" if exc.filename else ""
-        hint = "; finished parts are kept: fix the cause and rerun with --resume" if (Path(cfg.out) / PARTS).is_dir() else ""
-        raise DatasetError(f"cannot write the export in {cfg.out!r}: {what}{where}{hint}") from exc
+    return run_export(SvotExport(cfg), workers=workers, resume=resume, overwrite=overwrite, quiet=quiet,
+                      command=command, engine=engine, address=address)
 
 
-def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quiet: bool, command,
-            engine: str = "local", address: str | None = None) -> ExportResult:
-    out = Path(cfg.out)
-    _prepare(out, cfg, resume, overwrite)
-    mps = cfg.maps_override
-    jobs: list[SplitJob] = []
-    verified = recorded(out)  # finished files whose sha256 prepare_output has just checked
-    for d, n in cfg.targets:
-        for s in cfg.splits:
-            m = maps_for(s, mps)
-            job = SplitJob(d, n, s, m, -(-m // cfg.chunk_maps))
-            final = final_path(out, cfg, job)
-            job.done = final.exists() and stats_path(out, job).exists() and final.relative_to(out).as_posix() in verified
-            job.remaining = {k for k in range(job.chunks) if not part_ok(part_path(out, job, k))}
-            jobs.append(job)
-    pending = [j for j in jobs if not j.done]
-    pool = None
-    if engine == "ray" and pending:
-        pool = RayPool(address=address, num_cpus=workers if workers > 1 else None)
-    elif workers > 1 and pending:
-        # pyarrow imports pandas (when installed, ~0.3 s) at its first list conversion: pay it here, once,
-        # rather than in every forked worker
-        pa.array([0])
-        _warm_for_workers(cfg, pending)
-        pool = process_pool(workers)
-    by_key = {(j.domain, j.size, j.split): j for j in jobs}
-    # the last split whose maps each (domain, size) still needs (maps are drawn in split order)
-    need: dict[tuple, str] = {}
-    for j in pending:
-        if j.remaining:
-            key = (j.domain, j.size)
-            if key not in need or SPLIT_NAMES.index(j.split) > SPLIT_NAMES.index(need[key]):
-                need[key] = j.split
-    total = sum(j.instances for j in pending)
-    bar = _progress(total, _instances_built(pending, cfg), quiet)
-    futures: dict = {}
+class SvotExport:
+    """The SVoT splits as an orchestrator product (:class:`svot.dataset.orchestrator.Product`)."""
 
-    def finished(task: tuple, result: tuple) -> None:
-        key, k, _stats = result
-        bar.update(len(task[2]) * SPLITS[key[2]].sequences)
-        _chunk_done(out, cfg, by_key[key], k)
+    def __init__(self, cfg: ExportConfig):
+        self.cfg = cfg
+        self.out = Path(cfg.out)
 
-    def harvest(block: bool) -> None:
-        while futures:
-            done, _ = wait(futures, timeout=None if block else 0, return_when=FIRST_COMPLETED)
-            if not done:
-                return
-            for fut in done:
-                finished(futures.pop(fut), fut.result())
+    def fingerprint(self) -> dict:
+        return self.cfg.fingerprint()
 
-    try:
-        for j in pending:  # every part already there (an export killed while merging)
-            if not j.remaining:
-                _merge(out, cfg, j)
+    def folders(self) -> list[str]:
+        return [dataset_name(d, n) for d, n in self.cfg.targets]
+
+    def saved_stats(self, manifest: dict):
+        for name, ds in manifest.get("datasets", {}).items():
+            for split, st in ds.get("splits", {}).items():
+                yield name, split, {k: int(st[k]) for k in STATS_KEYS}
+
+    def splits(self) -> list[SplitWork]:
+        cfg, works = self.cfg, []
+        for d, n in cfg.targets:
+            for s in cfg.splits:
+                m = maps_for(s, cfg.maps_override)
+                job = SplitJob(d, n, s, m, -(-m // cfg.chunk_maps))
+                units = [(min(m, (k + 1) * cfg.chunk_maps) - k * cfg.chunk_maps) * SPLITS[s].sequences
+                         for k in range(job.chunks)]
+                works.append(SplitWork(job.name, s, units, job))
+        return works
+
+    def final_files(self, work: SplitWork) -> list[Path]:
+        return [final_path(self.out, self.cfg, work.data)]
+
+    def split_files(self, work: SplitWork) -> list[Path]:
+        return _files(self.out, self.cfg, [work.data], card=False)  # the card is written last, with the manifest
+
+    def before_workers(self, pending: list[SplitWork]) -> None:
+        _warm_for_workers(self.cfg, [w.data for w in pending])
+
+    def tasks(self, pending: list[SplitWork], note):
+        cfg, mps = self.cfg, self.cfg.maps_override
+        # the last split whose maps each (domain, size) still needs (maps are drawn in split order)
+        need: dict[tuple, str] = {}
+        for w in pending:
+            key = (w.data.domain, w.data.size)
+            if key not in need or SPLIT_NAMES.index(w.split) > SPLIT_NAMES.index(need[key]):
+                need[key] = w.split
         # Maps are drawn in this process, one (domain, size) at a time; its chunks go to the
         # workers at once, so drawing the next maps overlaps with building these.
         for (d, n), upto in need.items():
-            bar.set_postfix_str(f"drawing {dataset_name(d, n)} maps", refresh=False)
+            note(f"drawing {dataset_name(d, n)} maps")
             plans = plan_maps(d, n, cfg.seed, mps, upto=upto, allow_any_size=cfg.allow_any_size)
-            bar.set_postfix_str("", refresh=False)
-            for j in pending:
-                if (j.domain, j.size) != (d, n) or not j.remaining:
+            note("")
+            for w in pending:
+                job = w.data
+                if (job.domain, job.size) != (d, n):
                     continue
-                maps = plans[j.split]
-                letters = split_letters(cfg.seed, d, n, j.split, len(maps))
+                maps = plans[job.split]
+                letters = split_letters(cfg.seed, d, n, job.split, len(maps))
                 schedule = list(zip(letters, split_lengths(cfg.seed, maps)))
-                for k in sorted(j.remaining):
-                    lo, hi = k * cfg.chunk_maps, min(j.maps, (k + 1) * cfg.chunk_maps)
-                    task = ((d, n, j.split), k, maps[lo:hi], schedule[lo:hi], cfg.seed, cfg.view, cfg.image_size,
-                            str(part_path(out, j, k)))
-                    if pool is None:
-                        finished(task, _chunk_task(task))
-                    else:
-                        futures[pool.submit(_chunk_task, task)] = task
-            harvest(block=False)
-        harvest(block=True)
-    finally:
-        bar.close()
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-    rows = [SummaryRow(j.name, j.split, json.loads(stats_path(out, j).read_text()), TABLE5_PREDICTIONS.get((j.domain, j.size), {}).get(j.split)) for j in jobs]
-    write_card(out, [dataset_name(d, n) for d, n in cfg.targets], list(cfg.splits), cfg.format, cfg.view,
-               cfg.fingerprint()["version"])
-    manifest = _manifest(out, cfg, jobs, rows, command)
-    atomic_write_json(out / MANIFEST, manifest)
-    remove(out / PARTS)
-    return ExportResult(out, rows, manifest)
+                for k in sorted(w.remaining):
+                    lo, hi = k * cfg.chunk_maps, min(job.maps, (k + 1) * cfg.chunk_maps)
+                    yield Task(w, k, _chunk_task, ((d, n, job.split), k, maps[lo:hi], schedule[lo:hi], cfg.seed,
+                                                   cfg.view, cfg.image_size, str(part_path(self.out, w, k))))
+
+    def part_schema(self, work: SplitWork) -> pa.Schema:
+        return schema_for(self.cfg.view)
+
+    def write_split(self, work: SplitWork, table: pa.Table) -> None:
+        if self.cfg.format == "parquet":
+            write_parquet(table, final_path(self.out, self.cfg, work.data))
+        else:
+            write_imagefolder(table, self.out / work.folder / work.split, self.cfg.view)
+
+    def split_stats(self, stats: Counter) -> dict:
+        return {k: int(stats[k]) for k in STATS_KEYS}
+
+    def finish(self, works: list[SplitWork], stats: list[dict], files, command):
+        cfg, out = self.cfg, self.out
+        jobs = [w.data for w in works]
+        rows = [SummaryRow(j.name, j.split, st, TABLE5_PREDICTIONS.get((j.domain, j.size), {}).get(j.split))
+                for j, st in zip(jobs, stats)]
+        write_card(out, [dataset_name(d, n) for d, n in cfg.targets], list(cfg.splits), cfg.format, cfg.view,
+                   cfg.fingerprint()["version"])
+        manifest = _manifest(cfg, jobs, rows, command, files(_files(out, cfg, jobs)))
+        return manifest, ExportResult(out, rows, manifest)
 
 
 def _warm_for_workers(cfg: ExportConfig, pending: list[SplitJob]) -> None:
@@ -451,48 +388,6 @@ def _warm_for_workers(cfg: ExportConfig, pending: list[SplitJob]) -> None:
     for d, n in dict.fromkeys((j.domain, j.size) for j in pending):
         shared_grounding(get_spec(d), n)
         get_atlas(get_spec(d), n, cfg.image_size)
-
-
-def _instances_built(pending: list[SplitJob], cfg: ExportConfig) -> int:
-    """Instances already in parts on disk (a resumed export's progress bar starts there)."""
-    n = 0
-    for j in pending:
-        for k in range(j.chunks):
-            if k not in j.remaining:
-                n += (min(j.maps, (k + 1) * cfg.chunk_maps) - k * cfg.chunk_maps) * SPLITS[j.split].sequences
-    return n
-
-
-def _chunk_done(out: Path, cfg: ExportConfig, job: SplitJob, k: int) -> None:
-    job.remaining.discard(k)
-    if not job.remaining:
-        _merge(out, cfg, job)
-
-
-def _merge(out: Path, cfg: ExportConfig, job: SplitJob) -> None:
-    """Concatenate a split's parts, in order, into its final file; then drop the parts."""
-    paths = [part_path(out, job, k) for k in range(job.chunks)]
-    missing = [p for p in paths if not p.exists()]
-    if missing:
-        raise DatasetError(f"{job.name} {job.split}: part {missing[0].name} is missing")
-    schema = schema_for(cfg.view)
-    tables, stats = [], Counter()
-    for p in paths:
-        t = read_arrow(p)
-        stats.update(json.loads(t.schema.metadata[b"svot_stats"]))
-        tables.append(t.replace_schema_metadata(schema.metadata))
-    table = pa.concat_tables(tables).combine_chunks() if tables else schema.empty_table()
-    if cfg.format == "parquet":
-        write_parquet(table, final_path(out, cfg, job))
-    else:
-        split_dir = out / job.name / job.split
-        write_imagefolder(table, split_dir, cfg.view)
-    # the hashes, then the stats: a split counts as done only once its files can be verified
-    record_files(out, _files(out, cfg, [job], card=False))  # the card is written last, with the manifest
-    atomic_write_json(stats_path(out, job), {k: int(stats[k]) for k in STATS_KEYS})
-    for p in paths:
-        p.unlink()
-    job.done = True
 
 
 def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob], card: bool = True) -> list[Path]:
@@ -510,7 +405,7 @@ def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob], card: bool = True
     return files + [out / CARD] if card else files
 
 
-def _manifest(out: Path, cfg: ExportConfig, jobs: list[SplitJob], rows: list[SummaryRow], command) -> dict:
+def _manifest(cfg: ExportConfig, jobs: list[SplitJob], rows: list[SummaryRow], command, files: dict) -> dict:
     datasets: dict = {}
     for (d, n) in cfg.targets:
         name = dataset_name(d, n)
@@ -532,12 +427,10 @@ def _manifest(out: Path, cfg: ExportConfig, jobs: list[SplitJob], rows: list[Sum
             "predictions": r.predictions,
             "table5_predictions": r.table5,
         }
-    files = {}
-    for p in _files(out, cfg, jobs):
-        files[p.relative_to(out).as_posix()] = {"sha256": sha256_file(p), "bytes": p.stat().st_size}
     return {
         "package": "svot",
         "version": __version__,
+        "format_version": EXPORT_FORMAT,
         "command": list(command) if command is not None else None,
         "arguments": cfg.fingerprint(),
         "seed": cfg.seed,

@@ -14,6 +14,11 @@ Who reads what:
   splits of one export, in paper order), :func:`read_export_info` (a few facts
   of its manifest) and :func:`read_instance_rows` (instance rows with their
   images as PNG bytes, optionally only a sample of them);
+* every export's split files as plain rows, whatever product wrote them
+  (``svot rulemaze evaluate`` and the RuleMaze Inspect tasks among them):
+  :func:`find_split_files` (a file, or the split files under a directory by the
+  first of a product's glob patterns that matches) and :func:`read_table_rows`
+  (one Parquet table, or one JSON list of objects as the ShareGPT layout writes);
 * scoring (:mod:`svot.metrics.evaluation`, ``svot evaluate``) and the Inspect
   tasks: :func:`data_files` (every split file under a directory, at any
   depth), :func:`read_rows` (the rows of one file, of either view, optionally
@@ -32,7 +37,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -52,6 +57,8 @@ __all__ = [
     "TruthSet",
     "TruthStep",
     "data_files",
+    "find_split_files",
+    "read_table_rows",
     "find_splits",
     "image_ref",
     "json_value",
@@ -141,6 +148,55 @@ def data_files(data) -> list[Path]:
     if not files:
         raise DatasetError(f"no exported split (*.parquet or metadata.jsonl) under {str(p)!r}")
     return files
+
+
+def find_split_files(data, patterns: Sequence[str], what: str = "split") -> list[Path]:
+    """The split files of ``data``: the file itself, or under a directory every match of the first of
+    ``patterns`` (globs, in the order a product prefers its formats) that matches anything."""
+    data = Path(data)
+    if data.is_file():
+        return [data]
+    if not data.is_dir():
+        raise DatasetError(f"data {str(data)!r} does not exist")
+    for pattern in patterns:
+        found = sorted(data.glob(pattern))
+        if found:
+            return found
+    raise DatasetError(f"no {what} under {str(data)!r} (looked for {' and '.join(patterns)})")
+
+
+def read_table_rows(path: Path, columns: Sequence[str] | None = None) -> list[dict]:
+    """The rows of one split file: a Parquet table (``columns`` only, if given) or a JSON list of objects
+    (the ShareGPT layout). Raises :class:`~svot.errors.DatasetError` naming the file."""
+    path = Path(path)
+    if path.suffix == ".parquet":
+        try:
+            return pq.read_table(path, columns=None if columns is None else list(columns)).to_pylist()
+        except (OSError, KeyError, ValueError) as exc:
+            what = f"the columns {list(columns)}" if columns is not None else "a Parquet table"
+            raise DatasetError(f"{path}: cannot read {what}: {exc}") from None
+    try:  # a regular file only; a byte-order mark is skipped; nesting too deep is a ValueError here
+        data = loads(read_regular(path, max_bytes=MAX_JSON_LIST_BYTES, what="split file").decode("utf-8-sig"))
+    except (DatasetError, UnicodeDecodeError, ValueError) as exc:
+        raise DatasetError(f"{path}: cannot read a ShareGPT JSON list: {exc}") from None
+    if not isinstance(data, list) or any(not isinstance(r, dict) for r in data):
+        raise DatasetError(f"{path}: expected a JSON list of items")
+    return data
+
+
+#: Largest JSON-list split file read whole.
+MAX_JSON_LIST_BYTES = 4 * 1024**3
+
+
+def read_text_file(path, *, max_bytes: int, what: str = "file") -> str:
+    """The UTF-8 text of a regular file of at most ``max_bytes`` (a FIFO or device is refused, never
+    waited on), a byte-order mark skipped. Raises :class:`~svot.errors.DatasetError` naming the file,
+    also when it is not UTF-8."""
+    data = read_regular(path, max_bytes=max_bytes, what=what)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DatasetError(f"{what} {str(path)!r} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def read_export_info(data_dir: str | Path) -> dict:

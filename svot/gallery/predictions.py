@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from svot.errors import DatasetError
-from svot.jsonl import iter_lines, loads
+from svot.errors import DatasetError, PredictionError
 from svot.metrics.goal import answer_matches, extract_choice
+from svot.metrics.predictions import read_prediction_lines
 from svot.metrics.reasoning import reasoning_reward
 from svot.metrics.state import state_fields, state_reward
 from svot.metrics.visual import visual_reward
@@ -49,21 +49,15 @@ class PredictionFile:
 
 
 def read_predictions(path) -> PredictionFile:
-    """The predictions per id (first line wins), with the lines that could not be read."""
+    """The predictions per id (first line wins), with the lines that could not be read; the file is
+    read by :func:`svot.metrics.predictions.read_prediction_lines`, as ``svot evaluate`` reads it."""
     path = Path(path)
     try:
-        lines = list(iter_lines(path))  # "\n" only, as every svot JSONL reader (svot.jsonl)
-    except OSError as exc:
-        raise DatasetError(f"predictions file {str(path)!r} cannot be read: {exc.strerror or exc}") from None
-    out = PredictionFile(path)
-    for no, line in lines:
-        if not line.strip():
-            continue
-        try:
-            rec = loads(line)
-        except ValueError as exc:
-            out.issues.append((no, f"not JSON: {exc}"))
-            continue
+        read = read_prediction_lines(path)
+    except PredictionError as exc:
+        raise DatasetError(str(exc)) from None
+    out = PredictionFile(path, issues=[(i.line, i.message.replace("not valid JSON", "not JSON", 1)) for i in read.issues])
+    for no, _position, rec in read.records:
         if not isinstance(rec, dict):
             out.issues.append((no, "not a JSON object"))
             continue
@@ -76,6 +70,7 @@ def read_predictions(path) -> PredictionFile:
             out.issues.append((no, f"id {pid!r} repeated; the first line is kept"))
             continue
         out.by_id[pid] = rec
+    out.issues.sort(key=lambda issue: issue[0])
     return out
 
 

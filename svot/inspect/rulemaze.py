@@ -32,7 +32,7 @@ from svot.inspect._content import image_content, png_bytes, user_message
 from svot.rulemaze import symbols as S
 from svot.rulemaze import tools as T
 from svot.rulemaze.dataset import INSTRUCTIONS, TEST_GROUPS, iter_items, make_config, plan
-from svot.rulemaze.reader import scenario_rows
+from svot.rulemaze.dataset import scenario_rows
 from svot.rulemaze.tools_logic import TOOL_SCHEMAS
 from svot.rulemaze.vision import PerceptionError
 

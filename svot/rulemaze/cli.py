@@ -45,10 +45,14 @@ def _coloring(p: argparse.ArgumentParser) -> None:
 
 
 def _open_layout_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--quest-layout", choices=("walls", "open"), default="walls",
-                   help="QuestMaze layout: 'walls' = the walled NxN maze (default, RuleMaze/QuestMaze-3x3-v0), "
-                        "'open' = the paper's open (2N-1)x(2N-1) cell grid with monsters, 5x5 for N=3 "
-                        "(RuleMaze/QuestMaze-5x5-v1)")
+    p.add_argument("--quest-layout", choices=("open", "walls"), default="open",
+                   help="QuestMaze layout: 'open' = the paper's open (2N-1)x(2N-1) cell grid with monsters, "
+                        "5x5 for N=3 (default, RuleMaze/QuestMaze-5x5-v1), 'walls' = the walled NxN maze "
+                        "(RuleMaze/QuestMaze-3x3-v0)")
+
+
+SIZE_HELP = ("the logical maze side N, 2 to 8 (default 3, the paper's); QuestMaze's open grid is "
+             "(2N-1)x(2N-1) cells, 5x5 for N=3")
 
 
 def _tiers(p: argparse.ArgumentParser) -> None:
@@ -72,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        description="Generate RuleMaze maze pools (Alg. 1-4), one JSON-lines file per "
                                    "scenario, deterministic by seed whatever the number of workers.")
     p.add_argument("--out", required=True, help="output directory (<Scenario>-NxN.jsonl and manifest.json)")
-    p.add_argument("--size", type=int, default=3, help="maze size N (default 3)")
+    p.add_argument("--size", type=int, default=3, help=SIZE_HELP)
     p.add_argument("--count", type=int, default=50_000, help="mazes per scenario (default 50000)")
     p.add_argument("--scenario", default="all", help="RegularMaze, QuestMaze or all (default; comma-separated)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
@@ -91,7 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--scenario", default="all", help="RegularMaze, QuestMaze or all (default)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    p.add_argument("--size", type=int, default=3, help="maze size N (default 3)")
+    p.add_argument("--size", type=int, default=3, help=SIZE_HELP)
     p.add_argument("--pool", help="a pool directory written by 'svot rulemaze pool' (or one pool file "
                                   "with --scenario); default: generate --pool-size mazes from --seed")
     p.add_argument("--pool-size", type=int, help="mazes to generate per scenario when --pool is not "
@@ -173,8 +177,13 @@ def _pool(args) -> int:
     # lazy: loaded only when this command runs, so that `svot --version` and `svot -h` stay fast
     from svot.errors import ConfigError
 
-    if args.count < 1 or args.workers < 1 or args.size < 2 or args.seed < 0:
-        raise ConfigError("--count and --workers must be positive, --size at least 2, --seed non-negative")
+    if args.count < 1 or args.workers < 1 or args.seed < 0:
+        raise ConfigError("--count and --workers must be positive, --seed non-negative")
+    # lazy, as above
+    from svot.rulemaze.pool import check_size
+
+    for sc in _scenarios(args.scenario):
+        check_size(sc, args.size, args.quest_layout)
     # lazy, as above
     from svot.dataset.outdir import lock_output
 
@@ -213,9 +222,9 @@ def _pool_locked(args) -> int:
         entry = manifest["pools"].get(paths[sc].name)
         return bool(
             isinstance(entry, dict) and paths[sc].is_file() and not paths[sc].is_symlink()
-            and (entry.get("scenario"), entry.get("size"), entry.get("count"), entry.get("seed"),
-                 entry.get("coloring", "paper"), entry.get("layout", "walls"))
-            == (sc, side[sc], args.count, args.seed, args.coloring, layout_of[sc])
+            and (entry.get("scenario"), entry.get("size"), entry.get("side"), entry.get("count"),
+                 entry.get("seed"), entry.get("coloring", "paper"), entry.get("layout", "walls"))
+            == (sc, args.size, side[sc], args.count, args.seed, args.coloring, layout_of[sc])
             and entry.get("sha256") == sha256_file(paths[sc])
         )
 
@@ -234,7 +243,7 @@ def _pool_locked(args) -> int:
         bar = _bar(args.count, sc, quiet)
         t0 = time.perf_counter()
         try:
-            mazes = generate_pool(sc, side[sc], args.count, seed=args.seed, workers=args.workers,
+            mazes = generate_pool(sc, args.size, args.count, seed=args.seed, workers=args.workers,
                                   progress=lambda done, total, bar=bar: bar.update(done - bar.n),
                                   coloring=args.coloring, layout=layout_of[sc])
         finally:
@@ -242,7 +251,7 @@ def _pool_locked(args) -> int:
         dt = time.perf_counter() - t0
         write_pool(paths[sc], mazes)
         manifest["pools"][paths[sc].name] = {
-            "scenario": sc, "size": side[sc], "count": len(mazes), "seed": args.seed,
+            "scenario": sc, "size": args.size, "side": side[sc], "count": len(mazes), "seed": args.seed,
             "coloring": args.coloring, "layout": layout_of[sc],
             "sha256": sha256_file(paths[sc]), "bytes": paths[sc].stat().st_size,
         }

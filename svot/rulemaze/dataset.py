@@ -73,9 +73,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -84,7 +82,6 @@ import numpy
 import numpy as np
 import PIL
 import pyarrow as pa
-from tqdm import tqdm
 
 from svot.dataset.records import (
     BOOL,
@@ -96,24 +93,18 @@ from svot.dataset.records import (
     png_name,
 )
 from svot.dataset.chat import content_parts
-from svot.dataset.outdir import MANIFEST, PARTS, lock_output, part_ok, prepare_output, record_files, recorded, remove
-from svot.dataset.writers import (
-    atomic_write_bytes,
-    atomic_write_json,
-    read_arrow,
-    sha256_file,
-    write_arrow,
-    write_parquet,
-)
-from svot._version import __version__
+from svot.dataset.orchestrator import SplitWork, Task, part_path, run_export, write_part
+from svot.dataset.outdir import MANIFEST, PARTS  # noqa: F401  (the export's layout, named by callers)
+from svot.dataset.reader import find_split_files, read_table_rows
+from svot.dataset.writers import atomic_write_bytes, atomic_write_json, sha256_file, write_parquet
+from svot._version import EXPORT_FORMAT, __version__
 from svot.errors import ConfigError, DatasetError
-from svot.parallel import process_pool
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import evaluate_paths
 from svot.rulemaze.maze import Maze
-from svot.rulemaze.pool import COLORINGS, LAYOUTS, generate_pool, read_pool
+from svot.rulemaze.errors import PoolError
+from svot.rulemaze.pool import COLORINGS, LAYOUTS, check_size, generate_pool, read_pool
 from svot.rulemaze.open_grid import maze_side
-from svot.rulemaze.reader import SCENARIO_DIRS, SHAREGPT_DIR  # the export layout, which the reader owns
 from svot.rulemaze.pool_stats import pool_report
 from svot.rulemaze.rules.analysis import DIFFICULTIES, TIERS
 from svot.rulemaze.rules.bank import builtin_rules, load_rules
@@ -125,6 +116,10 @@ from svot.rulemaze.render import render_maze, min_image_size
 from svot.rulemaze.tools import run_trace
 
 SPLITS = ("train", "test")
+SCENARIO_DIRS = S.DOMAIN_OF  # one directory per scenario, named after its domain
+SHAREGPT_DIR = "sharegpt"
+#: Where an export's test splits are, in the order they are preferred (Parquet, then ShareGPT).
+TEST_PATTERNS = ("test.parquet", "*/test.parquet", f"{SHAREGPT_DIR}/test.json", f"*/{SHAREGPT_DIR}/test.json")
 TEST_GROUPS = ("seen",) + tuple(f"unseen-{d}" for d in DIFFICULTIES)
 GROUPS = ("train",) + TEST_GROUPS
 PAPER_TRAIN = 3600
@@ -142,6 +137,29 @@ FORMATS = ("parquet", "sharegpt", "trl")
 DEFAULT_FORMATS = ("parquet", "sharegpt")
 MAX_IMAGE_SIZE = 4096  # pixels a side: the most svot.safe_paths lets a reader decode
 TRL_DIR = "trl"
+
+
+# --------------------------------------------------------------------------- reading an export back
+
+
+def find_test_splits(data) -> list[Path]:
+    """The test split files of ``data``: one file, a scenario directory or an export root
+    (every ``*/test.parquet``, else every ``*/sharegpt/test.json``); read by svot/dataset's reader."""
+    return find_split_files(data, TEST_PATTERNS, what="test split")
+
+
+def read_rows(path: Path, columns: Sequence[str] | None = None) -> list[dict]:
+    """The items of one Parquet file (``columns`` only, if given) or one ShareGPT JSON list."""
+    return read_table_rows(path, columns)
+
+
+def scenario_rows(data, scenario: str) -> list[dict]:
+    """Every item of one scenario's Parquet test split (``data``: that file or the export root)."""
+    root = Path(data)
+    path = root if root.suffix == ".parquet" else root / SCENARIO_DIRS[scenario] / "test.parquet"
+    if not path.is_file():
+        raise DatasetError(f"no RuleMaze test split at {str(path)!r} (svot rulemaze export --formats parquet)")
+    return [r for r in read_rows(path) if r["scenario"] == scenario]
 
 
 # --------------------------------------------------------------------------- seeds
@@ -212,6 +230,19 @@ def split_pool(n_mazes: int, scenario: str, seed: int, test_fraction: float) -> 
     return np.sort(perm[k:]), np.sort(perm[:k])
 
 
+def split_mazes(mazes: Sequence[Maze], scenario: str, seed: int, test_fraction: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`split_pool` over a pool's mazes, where a maze the pool holds more than once (a pool
+    file may) serves once, from its first place: so no maze, and no (maze, rule) pair, is in both
+    splits. A generated pool holds each maze once, and its split is :func:`split_pool`'s."""
+    train_idx, test_idx = split_pool(len(mazes), scenario, seed, test_fraction)
+    first: dict[Maze, int] = {}
+    repeats = {i for i, m in enumerate(mazes) if first.setdefault(m, i) != i}
+    if repeats:
+        train_idx = np.array([i for i in train_idx.tolist() if i not in repeats], dtype=train_idx.dtype)
+        test_idx = np.array([i for i in test_idx.tolist() if i not in repeats], dtype=test_idx.dtype)
+    return train_idx, test_idx
+
+
 def select_items(scenario: str, mazes: Sequence[Maze], rules: Sequence[Rule], seed: int = 0, *,
                  train: int = PAPER_TRAIN, test_per_group: int = PAPER_TEST_PER_GROUP,
                  test_fraction: float = DEFAULT_TEST_FRACTION,
@@ -223,7 +254,7 @@ def select_items(scenario: str, mazes: Sequence[Maze], rules: Sequence[Rule], se
     rules = [r for r in rules if r.scenario == scenario]
     groups = rule_groups(rules, tiers)
     counts = group_counts(train, test_per_group)
-    train_idx, test_idx = split_pool(len(mazes), scenario, seed, test_fraction)
+    train_idx, test_idx = split_mazes(mazes, scenario, seed, test_fraction)
     out: dict[str, list[ItemSpec]] = {"train": [], "test": []}
     for group in GROUPS:
         split = "train" if group == "train" else "test"
@@ -477,7 +508,7 @@ class ExportConfig:
     coloring: str = "paper"  # RegularMaze pool colouring when generated (svot.rulemaze.pool.COLORINGS)
     difficulty_tiers: str = "paper"  # unseen-<difficulty> grouping (svot.rulemaze.rules.analysis.TIERS)
     revise_share: float = DEFAULT_REVISE_SHARE  # train items with a detect-and-revise trace
-    quest_layout: str = "walls"  # QuestMaze: "walls" (3x3 walled) or "open" (paper Fig. 3, 2N-1 grid)
+    quest_layout: str = "open"  # QuestMaze: "open" (paper Fig. 3, 2N-1 grid) or "walls" (N x N walled)
 
     def maze_size(self, scenario: str) -> int:
         """The grid side of a scenario's mazes: ``size``, or ``2 size - 1`` on the open grid."""
@@ -526,7 +557,7 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
                 rules: str | os.PathLike | None = None, formats=DEFAULT_FORMATS, image_size: int = 256,
                 chunk_items: int = DEFAULT_CHUNK_ITEMS, coloring: str = "paper",
                 difficulty_tiers: str = "paper",
-                revise_share: float = DEFAULT_REVISE_SHARE, quest_layout: str = "walls") -> ExportConfig:
+                revise_share: float = DEFAULT_REVISE_SHARE, quest_layout: str = "open") -> ExportConfig:
     """Check the arguments and resolve them into an :class:`ExportConfig`.
 
     ``pool``: a pool file (one scenario) or a directory holding the ``pool``
@@ -538,8 +569,10 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
     unseen rules (``paper``: connective count, ``authors``: the authors'
     prompt tiers), ``revise_share`` the share of train items whose trace makes
     a wrong move, sees VerifyRule fail and revises, ``quest_layout`` the
-    QuestMaze layout (``walls``: the walled N x N maze; ``open``: the paper's
-    open (2N-1) x (2N-1) grid with monsters, 5x5 for N = 3).
+    QuestMaze layout (``open``, the default: the paper's open (2N-1) x (2N-1)
+    grid with monsters, 5x5 for N = 3; ``walls``: the walled N x N maze).
+    ``size`` is the logical maze side N in every layout (2 to
+    :data:`svot.rulemaze.pool.MAX_SIZE`).
     """
     try:
         scs = tuple(dict.fromkeys(S.normalize_scenario(s) for s in (scenarios or S.SCENARIOS)))
@@ -552,7 +585,11 @@ def make_config(out, scenarios=None, *, seed: int = 0, size: int = 3, train: int
         return int(v)
 
     seed = pos_int("seed", seed, 0)
-    size = pos_int("size", size, 2)
+    try:
+        for sc in scs:
+            check_size(sc, size, layout_for(sc, quest_layout))
+    except PoolError as exc:
+        raise ConfigError(str(exc)) from None
     train = pos_int("train", train, 0)
     test_per_group = pos_int("test_per_group", test_per_group, 0)
     pool_size = pos_int("pool_size", pool_size, 1)
@@ -628,7 +665,7 @@ def config_pool(cfg: ExportConfig, scenario: str, workers: int = 1, progress=Non
                                f"{wrong[0].scenario}{' (open grid)' if wrong[0].open_grid else ''}; "
                                f"expected {n}x{n} {scenario} mazes ({cfg.layout(scenario)} layout)")
         return mazes
-    return generate_pool(scenario, cfg.maze_size(scenario), cfg.pool_size, seed=cfg.seed, workers=workers,
+    return generate_pool(scenario, cfg.size, cfg.pool_size, seed=cfg.seed, workers=workers,
                          progress=progress, coloring=cfg.coloring, layout=cfg.layout(scenario))
 
 
@@ -653,24 +690,16 @@ def iter_items(specs: Iterable[ItemSpec], image_size: int = 256):
 
 @dataclass
 class SplitJob:
+    """A scenario's split: its items, the product's data of its orchestrator
+    :class:`~svot.dataset.orchestrator.SplitWork`."""
+
     scenario: str
     split: str
     specs: list
-    chunks: int
-    remaining: set = field(default_factory=set)
-    done: bool = False
 
     @property
     def dir(self) -> str:
         return SCENARIO_DIRS[self.scenario]
-
-
-def _part_path(out: Path, job: SplitJob, k: int) -> Path:
-    return out / PARTS / job.dir / job.split / f"chunk-{k:04d}.arrow"
-
-
-def _stats_path(out: Path, job: SplitJob) -> Path:
-    return out / PARTS / "stats" / job.dir / f"{job.split}.json"
 
 
 def _final_paths(out: Path, cfg: ExportConfig, job: SplitJob) -> list[Path]:
@@ -695,19 +724,8 @@ def _chunk_task(args: tuple) -> tuple:
         stats["images"] += len(r["images"])
         stats["tool_calls"] += len(r["trace"])
         stats[f"group:{r['group']}"] += 1
-    meta = dict(ITEM_SCHEMA.metadata)
-    meta[b"svot_stats"] = json.dumps(dict(sorted(stats.items()))).encode()
-    write_arrow(table.replace_schema_metadata(meta), Path(path))
+    write_part(table, dict(sorted(stats.items())), Path(path))
     return key, k, dict(stats)
-
-
-def _prepare(out: Path, cfg: ExportConfig, resume: bool, overwrite: bool) -> None:
-    def restore(done: dict) -> None:
-        for sc_dir, splits in done.get("counts", {}).items():
-            for split, st in splits.items():
-                atomic_write_json(out / PARTS / "stats" / sc_dir / f"{split}.json", st)
-
-    prepare_output(out, cfg.fingerprint(), [out / SCENARIO_DIRS[sc] for sc in cfg.scenarios], resume, overwrite, restore)
 
 
 @dataclass
@@ -721,110 +739,86 @@ class ExportResult:
         return format_summary(self.rows)
 
 
-def _progress(total: int, initial: int, quiet: bool, desc: str):
-    return tqdm(total=total, initial=initial, unit="item", desc=desc, file=sys.stderr,
-                disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True)
-
-
 def export(cfg: ExportConfig, *, workers: int = 1, resume: bool = False, overwrite: bool = False,
            quiet: bool = False, command: list[str] | None = None) -> ExportResult:
-    """Run an export (see the module docstring); returns the manifest and summary rows."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ConfigError(f"workers must be a positive integer, got {workers!r}")
-    with lock_output(Path(cfg.out)):
-        return _export(cfg, workers, resume, overwrite, quiet, command)
+    """Run an export (see the module docstring); returns the manifest and summary rows. The output
+    directory, lock, resume, workers and manifest are :func:`svot.dataset.orchestrator.run_export`'s,
+    as for every svot export."""
+    product = RuleMazeExport(cfg, workers)
+    return run_export(product, workers=workers, resume=resume, overwrite=overwrite, quiet=quiet,
+                      command=command, desc="rulemaze items", unit="item")
 
 
-def _export(cfg: ExportConfig, workers: int, resume: bool, overwrite: bool, quiet: bool, command) -> ExportResult:
-    out = Path(cfg.out)
-    _prepare(out, cfg, resume, overwrite)
-    verified = recorded(out)  # finished files whose sha256 prepare_output has just checked
-    jobs: list[SplitJob] = []
-    pool = None
-    if workers > 1:
-        pool = process_pool(workers)
-    futures: dict = {}
-    by_key: dict = {}
-    bar = None
-    try:
-        plans, pool_lines = {}, []
+class RuleMazeExport:
+    """The RuleMaze items as an orchestrator product (:class:`svot.dataset.orchestrator.Product`)."""
+
+    def __init__(self, cfg: ExportConfig, workers: int = 1):
+        self.cfg, self.workers = cfg, workers
+        self.out = Path(cfg.out)
+        self.pool_lines: list[str] = []
+
+    def fingerprint(self) -> dict:
+        return self.cfg.fingerprint()
+
+    def folders(self) -> list[str]:
+        return [SCENARIO_DIRS[sc] for sc in self.cfg.scenarios]
+
+    def saved_stats(self, manifest: dict):
+        for sc_dir, splits in manifest.get("counts", {}).items():
+            for split, st in splits.items():
+                yield sc_dir, split, st
+
+    def splits(self) -> list[SplitWork]:
+        cfg, works = self.cfg, []
+        self.pool_lines = []
         for sc in cfg.scenarios:
-            mazes = config_pool(cfg, sc, workers)
-            pool_lines.append(pool_report(sc, mazes, cfg.coloring))
-            plans[sc] = plan(cfg, sc, workers, mazes)
+            mazes = config_pool(cfg, sc, self.workers)
+            self.pool_lines.append(pool_report(sc, mazes, cfg.coloring))
+            items = plan(cfg, sc, self.workers, mazes)
             for split in SPLITS:
-                specs = plans[sc][split]
-                job = SplitJob(sc, split, specs, -(-len(specs) // cfg.chunk_items))
-                job.done = _stats_path(out, job).exists() and all(
-                    p.exists() and p.relative_to(out).as_posix() in verified for p in _final_paths(out, cfg, job))
-                job.remaining = {k for k in range(job.chunks) if not part_ok(_part_path(out, job, k))}
-                jobs.append(job)
-                by_key[(sc, split)] = job
-        pending = [j for j in jobs if not j.done]
-        total = sum(len(j.specs) for j in pending)
-        built = sum(min(len(j.specs), (k + 1) * cfg.chunk_items) - k * cfg.chunk_items
-                    for j in pending for k in range(j.chunks) if k not in j.remaining)
-        bar = _progress(total, built, quiet, "rulemaze items")
+                job = SplitJob(sc, split, items[split])
+                n = len(job.specs)
+                units = [min(n, (k + 1) * cfg.chunk_items) - k * cfg.chunk_items for k in range(-(-n // cfg.chunk_items))]
+                works.append(SplitWork(job.dir, split, units, job))
+        return works
 
-        def finished(result: tuple, n_items: int) -> None:
-            key, k, _ = result
-            bar.update(n_items)
-            job = by_key[key]
-            job.remaining.discard(k)
-            if not job.remaining:
-                _merge(out, cfg, job)
+    def final_files(self, work: SplitWork) -> list[Path]:
+        return _final_paths(self.out, self.cfg, work.data)
 
-        for j in pending:
-            if not j.remaining:
-                _merge(out, cfg, j)
-                continue
-            for k in sorted(j.remaining):
-                lo, hi = k * cfg.chunk_items, min(len(j.specs), (k + 1) * cfg.chunk_items)
-                task = ((j.scenario, j.split), k, j.specs[lo:hi], cfg.image_size, str(_part_path(out, j, k)))
-                if pool is None:
-                    finished(_chunk_task(task), hi - lo)
-                else:
-                    futures[pool.submit(_chunk_task, task)] = hi - lo
-        while futures:
-            done, _ = wait(futures, return_when=FIRST_COMPLETED)
-            for fut in done:
-                finished(fut.result(), futures.pop(fut))
-    finally:
-        if bar is not None:
-            bar.close()
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-    rows = [(j.scenario, j.split, json.loads(_stats_path(out, j).read_text())) for j in jobs]
-    manifest = _manifest(out, cfg, jobs, rows, command)
-    atomic_write_json(out / MANIFEST, manifest)
-    remove(out / PARTS)
-    return ExportResult(out, manifest, rows, pool_lines)
+    def split_files(self, work: SplitWork) -> list[Path]:
+        return _job_files(self.out, self.cfg, work.data)
 
+    def before_workers(self, pending: list[SplitWork]) -> None:
+        pass  # items draw nothing that forked workers could share
 
-def _merge(out: Path, cfg: ExportConfig, job: SplitJob) -> None:
-    """Concatenate a split's parts, in order, into its final files; then drop the parts."""
-    paths = [_part_path(out, job, k) for k in range(job.chunks)]
-    missing = [p for p in paths if not p.exists()]
-    if missing:
-        raise DatasetError(f"{job.dir} {job.split}: part {missing[0].name} is missing")
-    tables, stats = [], Counter()
-    for p in paths:
-        t = read_arrow(p)
-        stats.update(json.loads(t.schema.metadata[b"svot_stats"]))
-        tables.append(t.replace_schema_metadata(ITEM_SCHEMA.metadata))
-    table = pa.concat_tables(tables).combine_chunks() if tables else ITEM_SCHEMA.empty_table()
-    if "parquet" in cfg.formats:
-        write_parquet(table, out / job.dir / f"{job.split}.parquet")
-    if "sharegpt" in cfg.formats:
-        write_sharegpt(table, out / job.dir / SHAREGPT_DIR, job.split)
-    if "trl" in cfg.formats:
-        write_trl(table, out / job.dir / TRL_DIR, job.split)
-    # the hashes, then the stats: a split counts as done only once its files can be verified
-    record_files(out, _job_files(out, cfg, job))
-    atomic_write_json(_stats_path(out, job), dict(sorted(stats.items())))
-    for p in paths:
-        p.unlink()
-    job.done = True
+    def tasks(self, pending: list[SplitWork], note):
+        size = self.cfg.chunk_items
+        for w in pending:
+            job = w.data
+            for k in sorted(w.remaining):
+                specs = job.specs[k * size:(k + 1) * size]
+                yield Task(w, k, _chunk_task, ((job.scenario, job.split), k, specs, self.cfg.image_size,
+                                               str(part_path(self.out, w, k))))
+
+    def part_schema(self, work: SplitWork) -> pa.Schema:
+        return ITEM_SCHEMA
+
+    def write_split(self, work: SplitWork, table: pa.Table) -> None:
+        cfg, job, out = self.cfg, work.data, self.out
+        if "parquet" in cfg.formats:
+            write_parquet(table, out / job.dir / f"{job.split}.parquet")
+        if "sharegpt" in cfg.formats:
+            write_sharegpt(table, out / job.dir / SHAREGPT_DIR, job.split)
+        if "trl" in cfg.formats:
+            write_trl(table, out / job.dir / TRL_DIR, job.split)
+
+    def split_stats(self, stats: Counter) -> dict:
+        return dict(sorted(stats.items()))
+
+    def finish(self, works: list[SplitWork], stats: list[dict], files, command):
+        rows = [(w.data.scenario, w.split, st) for w, st in zip(works, stats)]
+        manifest = _manifest(self.cfg, rows, command, files(_files(self.out, self.cfg, [w.data for w in works])))
+        return manifest, ExportResult(self.out, manifest, rows, self.pool_lines)
 
 
 def sharegpt_records(table: pa.Table, images_dir: Path, rel: str = "images") -> list[dict]:
@@ -983,7 +977,7 @@ def _files(out: Path, cfg: ExportConfig, jobs: list[SplitJob]) -> list[Path]:
     return files
 
 
-def _manifest(out: Path, cfg: ExportConfig, jobs, rows, command) -> dict:
+def _manifest(cfg: ExportConfig, rows, command, files: dict) -> dict:
     counts: dict = {}
     for sc, split, st in rows:
         counts.setdefault(SCENARIO_DIRS[sc], {})[split] = st
@@ -991,17 +985,18 @@ def _manifest(out: Path, cfg: ExportConfig, jobs, rows, command) -> dict:
     for sc in cfg.scenarios:
         groups = rule_groups(config_rules(cfg, sc), cfg.difficulty_tiers)
         rules[SCENARIO_DIRS[sc]] = {g: [r.id for r in rs] for g, rs in groups.items()}
-    files = {p.relative_to(out).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
-             for p in _files(out, cfg, jobs)}
     return {
         "package": "svot",
         "dataset": "rulemaze",
         "version": __version__,
+        "format_version": EXPORT_FORMAT,
         "command": list(command) if command is not None else None,
         "arguments": cfg.fingerprint(),
         "seed": cfg.seed,
         "pools": {SCENARIO_DIRS[sc]: ({"file": dict(cfg.pool_files)[sc]} if sc in dict(cfg.pool_files)
-                                      else {"generated": True, "count": cfg.pool_size, "seed": cfg.seed})
+                                      else {"generated": True, "count": cfg.pool_size, "seed": cfg.seed,
+                                            "size": cfg.size, "side": cfg.maze_size(sc),
+                                            "layout": cfg.layout(sc)})
                   for sc in cfg.scenarios},
         "rules": rules,
         "counts": counts,

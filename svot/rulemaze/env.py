@@ -24,7 +24,8 @@ from svot.errors import ActionError, ConfigError, ProblemError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.matching import match
 from svot.rulemaze.maze import Maze
-from svot.rulemaze.pool import LAYOUTS, generate_maze, open_layout_names
+from svot.rulemaze.pool import LAYOUTS, default_layout, generate_maze, open_layout_names
+from svot.rulemaze.open_grid import maze_side
 from svot.rulemaze.registration import env_ids, open_id, register_envs, walled_id
 from svot.rulemaze.problem import action_key, collected_cells, engine_position, make_maze_engine
 from svot.rulemaze.render import DEFAULT_IMAGE_SIZE, layout as image_layout, render_maze
@@ -110,7 +111,7 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
     # the default scenario is the first declared (svot.rulemaze.scenario: the domain registry's order)
     def __init__(self, scenario: str = S.SCENARIOS[0], size: int = 3, rules: Any = "all",
                  render_mode: str | None = None, image_size: int = DEFAULT_IMAGE_SIZE,
-                 engine: str = "grounded", layout: str = "walls"):
+                 engine: str = "grounded", layout: str | None = None):
         try:
             self.scenario = S.normalize_scenario(scenario)
         except ValueError as exc:
@@ -122,14 +123,15 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
                               f"{', '.join(self.metadata['render_modes'])}")
         if engine not in ("grounded", "pddlgym"):
             raise ConfigError(f"unknown engine {engine!r}; choose one of grounded, pddlgym")
-        if layout not in LAYOUTS or (layout == "open" and (layout not in S.get_scenario(self.scenario).domains
-                                                           or size % 2 == 0 or size < 3)):
-            raise ConfigError(f"layout must be 'walls', or 'open' for a {open_layout_names()} of odd size >= 3; "
-                              f"got {layout!r} for a {size}x{size} {self.scenario}")
+        layout = default_layout(self.scenario) if layout is None else layout
+        if layout not in LAYOUTS or (layout == "open" and layout not in S.get_scenario(self.scenario).domains):
+            raise ConfigError(f"layout must be 'walls', or 'open' for a {open_layout_names()}; "
+                              f"got {layout!r} for a {self.scenario}")
         self.layout = layout
-        self.size = size
+        self.size = size  # the logical maze side, as everywhere in svot.rulemaze
+        self.side = maze_side(size, layout)  # the grid's side: 2 size - 1 on the open grid
         self.image_size = int(image_size)
-        image_layout(self.image_size, size)  # validates the image size
+        image_layout(self.image_size, self.side)  # validates the image size
         self.render_mode = render_mode
         self.engine_kind = engine
         self.rules = self._rule_set(rules)
@@ -179,11 +181,11 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
         maze = options.get("maze")
         if maze is not None:
             maze = maze if isinstance(maze, Maze) else Maze.from_dict(maze)
-            if maze.scenario != self.scenario or maze.size != self.size or \
+            if maze.scenario != self.scenario or maze.size != self.side or \
                     maze.open_grid != (self.layout == "open"):
                 raise ProblemError(f"options['maze'] is a {maze.size}x{maze.size} {maze.scenario}"
                                    f"{' (open grid)' if maze.open_grid else ''}, this env plays "
-                                   f"{self.size}x{self.size} {self.scenario} ({self.layout} layout)")
+                                   f"{self.side}x{self.side} {self.scenario} ({self.layout} layout)")
             if rule is None:
                 rule, _ = self._draw_rule_for(maze)
             result = match(rule, maze, unique=True)
@@ -211,7 +213,7 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
             result = match(rule, maze, unique=True)
             if result is not None:
                 return maze, result
-        raise ProblemError(f"no {self.size}x{self.size} maze matched rule {rule.id!r} "
+        raise ProblemError(f"no {self.side}x{self.side} maze matched rule {rule.id!r} "
                            f"({rule.logic}) in {MAX_SAMPLING_TRIES} draws")
 
     def _draw_rule_for(self, maze: Maze):

@@ -16,7 +16,9 @@ LLaMA-Factory's predict mode writes ``generated_predictions.jsonl``: one
 Such lines are matched to the items by position when the data is one file;
 each line's ``label`` must then hold that item's ground truth (else
 :class:`PredictionError`: the predictions come from another file or order).
-Lines that are not JSON
+A line cut short (or any line that is not a JSON object) is *malformed* and keeps its
+place, so the lines after it still meet their items. A UTF-8 byte-order mark at the start of
+the file is skipped. Lines that are not JSON
 objects with an id and an answer are *malformed*; ids not in the data are
 *unknown*; a repeated id keeps its first line (*duplicates*). All are counted
 and listed, never fatal. An item without a readable prediction scores 0
@@ -34,10 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from svot.errors import DatasetError, PredictionError
-from svot.jsonl import loads, split_lines
+from svot.metrics.predictions import read_prediction_lines
 from svot.rulemaze import symbols as S
 from svot.rulemaze.metrics import Scores, parse_actions, score
-from svot.rulemaze.reader import find_test_splits, read_rows
+from svot.rulemaze.dataset import find_test_splits, read_rows
 
 TRUTH_COLUMNS = ("id", "scenario", "group", "ground_truth")  # what scoring reads of a Parquet split
 
@@ -60,7 +62,7 @@ class Predictions:
     by_id: dict = field(default_factory=dict)
     malformed: list = field(default_factory=list)  # (line number, reason)
     duplicates: list = field(default_factory=list)  # (line number, id)
-    positional: list = field(default_factory=list)  # (line number, answer, label answer): no id
+    positional: list = field(default_factory=list)  # (line number, position, answer, label answer): no id
     lines: int = 0
 
 
@@ -94,28 +96,19 @@ def answer_of(record: dict):
 
 
 def read_predictions(path) -> Predictions:
-    """Prediction lines (see the module docstring); never raises on a bad line."""
-    path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8", errors="replace")  # bytes: text mode would turn "\r" into "\n"
-    except OSError as exc:
-        raise PredictionError(f"cannot read predictions {str(path)!r}: {exc.strerror or exc}") from None
-    preds = Predictions()
-    for no, line in enumerate(split_lines(text), 1):  # "\n" only: U+2028 may sit raw inside a JSON string
-        if not line.strip():
-            continue
-        preds.lines += 1
-        try:
-            rec = loads(line)
-        except ValueError as exc:
-            preds.malformed.append((no, f"not JSON ({getattr(exc, 'msg', str(exc))})"))
-            continue
+    """Prediction lines (see the module docstring), read by
+    :func:`svot.metrics.predictions.read_prediction_lines` as ``svot evaluate`` reads them;
+    never raises on a bad line."""
+    read = read_prediction_lines(Path(path))
+    preds = Predictions(lines=read.lines)
+    preds.malformed = [(i.line, i.message) for i in read.issues]
+    for no, position, rec in read.records:
         if not isinstance(rec, dict):
             preds.malformed.append((no, "not a JSON object"))
             continue
         pid = rec.get("id", rec.get("item_id"))
         if pid is None and "predict" in rec:  # LLaMA-Factory's generated_predictions.jsonl: matched by position
-            preds.positional.append((no, answer_of(rec), answer_of({"answer": rec.get("label")})))
+            preds.positional.append((no, position, answer_of(rec), answer_of({"answer": rec.get("label")})))
             continue
         if not isinstance(pid, str) or not pid:
             preds.malformed.append((no, "no string 'id'"))
@@ -128,6 +121,7 @@ def read_predictions(path) -> Predictions:
             preds.duplicates.append((no, pid))
             continue
         preds.by_id[pid] = ans
+    preds.malformed.sort()
     return preds
 
 
@@ -187,7 +181,9 @@ def evaluate(data, predictions, *, strict: bool = True) -> Report:
 
 
 def _match_by_position(data, truth: dict, preds: Predictions) -> None:
-    """Give id-less lines (LLaMA-Factory predict output) the ids of the data file's items, in order."""
+    """Give id-less lines (LLaMA-Factory predict output) the ids of the data file's items: the
+    k-th non-blank line of the file is item k. A line cut short or not an object stays malformed
+    and keeps its place, so the lines after it still meet their own items (issue 48, class 5)."""
     files = find_test_splits(data)
     if len(files) != 1:
         raise PredictionError(
@@ -195,9 +191,12 @@ def _match_by_position(data, truth: dict, preds: Predictions) -> None:
             f"pass --data the one file they were generated from (e.g. <scenario>/sharegpt/test_predict.json), "
             f"not {len(files)} files")
     ids = list(truth)
-    if len(preds.positional) != len(ids):
-        raise PredictionError(f"{len(preds.positional)} id-less prediction lines for {len(ids)} items in {files[0]}")
-    for (no, answer, label), tid in zip(preds.positional, ids):
+    if preds.lines != len(ids):
+        raise PredictionError(f"{preds.lines} prediction lines ({len(preds.positional)} without id) for "
+                              f"{len(ids)} items in {files[0]}: lines without id are matched by position, "
+                              f"so the file must hold one line per item")
+    for no, position, answer, label in preds.positional:
+        tid = ids[position]
         if label is not None and tuple(parse_actions(label) or ()) != truth[tid].actions:
             raise PredictionError(
                 f"prediction line {no}: its label ({str(label).strip()[:60]!r}) is not the ground truth of item "

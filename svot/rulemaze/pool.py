@@ -66,13 +66,13 @@ from svot.parallel import process_pool
 from svot.rulemaze.errors import PoolError
 from svot.rulemaze.maze import Cell, Maze
 from svot.rulemaze.paths import path_cells, remember_paths, shared_cells, solution_paths
-from svot.rulemaze.open_grid import logical_size, open_grid_maze
-from svot.rulemaze.scenario import Scenario, get_scenario, normalize_scenario, scenarios
+from svot.rulemaze.open_grid import open_grid_maze
+from svot.rulemaze.scenario import Scenario, get_scenario, layout_for, normalize_scenario, scenarios
 
 #: RegularMaze colourings: Alg. 4 as printed (default) or the authors' whole-path painting.
 COLORINGS = ("paper", "authors")
-#: QuestMaze layouts: ``walls`` (3x3 walled maze, RuleMaze/QuestMaze-3x3-v0) or ``open`` (the
-#: paper's open cell grid with monsters, 5x5 from a 3x3 maze; :mod:`.open_grid`).
+#: QuestMaze layouts: ``open`` (the default: the paper's open cell grid with monsters, 5x5 from a
+#: 3x3 maze; :mod:`.open_grid`) or ``walls`` (the walled 3x3 maze, RuleMaze/QuestMaze-3x3-v0).
 LAYOUTS = ("walls", "open")
 UNCOLOURED_PROBABILITY = 0.2
 DEFAULT_MAX_TRIES = 10_000
@@ -177,12 +177,33 @@ def open_layout_names() -> str:
     return " / ".join(s.name for s in scenarios() if "open" in s.domains)
 
 
-def _check_layout(scenario: Scenario, size: int, layout: str) -> None:
+def default_layout(scenario: str) -> str:
+    """A scenario's layout when none is asked for: the paper's open grid (Fig. 3) where the
+    scenario has one (QuestMaze), else the walled maze."""
+    return layout_for(scenario, "open")
+
+
+#: The largest logical maze side built. Larger mazes can be drawn, but slowly (enumerating their
+#: solution paths, Alg. 2): on one core 3 mazes of side 8 take 0.2-0.7 s, 2 of side 10 up to 1.8 s,
+#: of side 16 up to 100 s, so a pool of the default 50,000 would run for days; such a size is
+#: refused at once rather than left to run.
+MAX_SIZE = 8
+
+
+def check_size(scenario: str, size, layout: str) -> None:
+    """Refuse a ``size`` (the logical maze side) that cannot be built, with :class:`PoolError`."""
+    if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= MAX_SIZE:
+        raise PoolError(f"size is the logical maze side, an integer from 2 to {MAX_SIZE} (3 for the paper's "
+                        f"mazes; the open grid's side is 2 size - 1), got {size!r} for a {scenario}")
+
+
+def _check_layout(scenario: Scenario, size, layout: str) -> None:
     if layout not in LAYOUTS:
         raise PoolError(f"layout: expected one of {list(LAYOUTS)}, got {layout!r}")
-    if layout == "open" and ("open" not in scenario.domains or size < 3 or size % 2 == 0):
-        raise PoolError(f"layout 'open' is a {open_layout_names()} grid of odd size >= 3 (5 for the paper's "
-                        f"3x3 maze), got a {scenario.name} of size {size}")
+    if layout == "open" and "open" not in scenario.domains:
+        raise PoolError(f"layout 'open' is a {open_layout_names()} grid, not a {scenario.name} "
+                        f"(size {size!r} is the logical maze side: 3 gives the paper's 5x5 grid)")
+    check_size(scenario.name, size, layout)
 
 
 def _logical_maze(scenario: Scenario, n: int, rng: np.random.Generator, loop_percent: float,
@@ -192,7 +213,9 @@ def _logical_maze(scenario: Scenario, n: int, rng: np.random.Generator, loop_per
     for _ in range(max_tries):
         picks = rng.choice(n * n, size=2, replace=False)
         start, goal = [(int(p) // n, int(p) % n) for p in picks]
-        passages = create_maze(n, start, [goal], rng, loop_percent)
+        # the depth-first tree grows from the goal, as in the authors' generator (issue 45): rooted
+        # at the start, a 3x3 pool holds 176 distinct (layout, start) pairs; at the goal, about 330
+        passages = create_maze(n, goal, [start], rng, loop_percent)
         maze = _plain_maze(scenario, n, start, {goal: scenario.goal_symbols[0]}, passages)
         if len(solution_paths(maze)) == 2:
             return maze
@@ -201,20 +224,22 @@ def _logical_maze(scenario: Scenario, n: int, rng: np.random.Generator, loop_per
 
 def generate_maze(scenario: str, size: int, rng: np.random.Generator, *,
                   loop_percent: float = LOOP_PERCENT, max_tries: int = DEFAULT_MAX_TRIES,
-                  coloring: str = "paper", layout: str = "walls") -> Maze:
+                  coloring: str = "paper", layout: str | None = None) -> Maze:
     """One pool maze (Alg. 2 steps 1-5): sample endpoints, build, keep it when it has
     exactly two solution paths, then paint it (RegularMaze: Alg. 4 with
-    ``coloring="paper"``, the authors' path painting with ``"authors"``). A
-    QuestMaze with ``layout="open"`` is the paper's open grid of side ``size``
-    built from a logical ``(size + 1) / 2`` maze (:mod:`.open_grid`). Raises
-    :class:`PoolError` after ``max_tries`` rejected attempts."""
+    ``coloring="paper"``, the authors' path painting with ``"authors"``).
+
+    ``size`` is the logical maze side in every layout. ``layout`` defaults to the
+    scenario's (:func:`default_layout`): a QuestMaze is the paper's open grid of side
+    ``2 size - 1`` (5x5 for ``size=3``, :mod:`.open_grid`), ``layout="walls"`` the
+    walled ``size x size`` maze. Raises :class:`PoolError` for a size or layout that
+    cannot be built, and after ``max_tries`` rejected attempts."""
     kind = get_scenario(scenario)
+    layout = default_layout(kind.name) if layout is None else layout
     _check_coloring(coloring)
     _check_layout(kind, size, layout)
     if layout == "open":
-        return open_grid_maze(kind, _logical_maze(kind, logical_size(size), rng, loop_percent, max_tries), rng)
-    if not isinstance(size, int) or size < 2:
-        raise PoolError(f"size: expected an integer >= 2, got {size!r}")
+        return open_grid_maze(kind, _logical_maze(kind, size, rng, loop_percent, max_tries), rng)
     paint = PAINTINGS[kind.pool_painting]
     for _ in range(max_tries):
         # the start, then one cell per goal symbol (its goals are placed in that order)
@@ -250,8 +275,12 @@ def _generate_range(args) -> list[Maze]:
 def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0, workers: int = 1,
                   *, loop_percent: float = LOOP_PERCENT, max_tries: int = DEFAULT_MAX_TRIES,
                   progress: Callable[[int, int], None] | None = None,
-                  coloring: str = "paper", layout: str = "walls") -> list[Maze]:
+                  coloring: str = "paper", layout: str | None = None) -> list[Maze]:
     """A pool of ``count`` distinct mazes (Alg. 1), deterministic in ``seed``.
+
+    ``size`` is the logical maze side and ``layout`` defaults to the scenario's, as in
+    :func:`generate_maze`: ``generate_pool("QuestMaze", 3)`` is a pool of the paper's 5x5
+    open grids, ``layout="walls"`` gives walled 3x3 QuestMazes.
 
     Candidates are generated by index (``maze_rng(seed, i)``) and kept in index
     order, dropping any maze equal to an earlier one, until ``count`` are
@@ -261,14 +290,11 @@ def generate_pool(scenario: str, size: int = 3, count: int = 100, seed: int = 0,
     mazes seems exhausted (many consecutive duplicates).
     """
     scenario = normalize_scenario(scenario)
+    layout = default_layout(scenario) if layout is None else layout
     _check_coloring(coloring)
-    if not isinstance(size, int) or size < 2:
-        raise PoolError(f"size: expected an integer >= 2, got {size!r}")
     _check_layout(get_scenario(scenario), size, layout)
     if not isinstance(count, int) or count < 0:
         raise PoolError(f"count: expected a non-negative integer, got {count!r}")
-    if not isinstance(size, int) or size < 2:
-        raise PoolError(f"size: expected an integer >= 2, got {size!r}")
     if not isinstance(workers, int) or workers < 1:
         raise PoolError(f"workers: expected a positive integer, got {workers!r}")
     seed = int(seed)

@@ -69,3 +69,33 @@ def pool_report(scenario: str, mazes: Sequence[Maze], coloring: str = "paper") -
     col = f"coloring={coloring}, " if get_scenario(scenario).pool_painting == "zones" else ""  # zones only
     return (f"{scenario}: {col}{format_stats(pool_stats(mazes))}; bank rules match {rate:.1%} of "
             f"the first {len(sample)} mazes (mean over rules, unique compliant path)")
+
+
+def open_grid_stats(mazes: Sequence[Maze]) -> dict:
+    """The figures the RuleMaze authors' QuestMaze generator was measured by (issue 45), over
+    open-grid mazes of one scenario: how many distinct (layout, start) pairs, the share of
+    mazes with three solution paths, with no item, the most items of one kind in a maze, the
+    share of items on no solution path, items per maze, and the target counts."""
+    if not mazes:
+        return {"mazes": 0}
+    kind = get_scenario(mazes[0].scenario)
+    n = len(mazes)
+    layouts, three, empty, most, off, total, one = set(), 0, 0, 0, 0, 0, 0
+    for m in mazes:
+        blocked = frozenset((r, c) for r in range(m.size) for c in range(m.size)
+                            if m.cells[r][c] == kind.obstacle_symbol)
+        layouts.add((blocked, m.start))
+        paths = solution_paths(m)
+        three += len(paths) == 3
+        on_paths = {c for p in paths for c in p}
+        counts = {sym: m.cells_with(sym) for sym in kind.paint_symbols}
+        items = [c for cells in counts.values() for c in cells]
+        empty += not items
+        most = max(most, *(len(cells) for cells in counts.values()))
+        off += sum(c not in on_paths for c in items)
+        total += len(items)
+        one += len(m.goals) == 1
+    return {"mazes": n, "distinct_layout_start": len(layouts), "paths_3_share": three / n,
+            "no_items_share": empty / n, "most_of_a_kind": most,
+            "items_off_paths_share": off / total if total else 0.0, "items_mean": total / n,
+            "one_target_share": one / n, "two_targets_share": 1 - one / n}

@@ -42,12 +42,12 @@ def register_envs() -> None:
         eid = walled_id(scenario)
         if eid not in gym.registry:
             gym.register(id=eid, entry_point=ENTRY_POINT, max_episode_steps=max_episode_steps(3),
-                         kwargs={"scenario": scenario, "size": 3})
+                         kwargs={"scenario": scenario, "size": 3, "layout": "walls"})
     for scenario in _open_scenarios():
         eid = open_id(scenario)
         if eid not in gym.registry:
             gym.register(id=eid, entry_point=ENTRY_POINT, max_episode_steps=max_episode_steps(5),
-                         kwargs={"scenario": scenario, "size": 5, "layout": "open"})
+                         kwargs={"scenario": scenario, "size": 3, "layout": "open"})
 
 
 register_envs()

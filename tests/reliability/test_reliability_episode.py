@@ -83,7 +83,7 @@ ENGINES = [pytest.param(eid, "pddlgym", marks=_REF) for eid in SVOT_IDS] + [
 def test_every_env_pickles_and_continues_identically(eid, engine):
     env = gym.make(eid, engine=engine).unwrapped
     if eid.startswith("RuleMaze"):
-        maze = generate_maze(eid.split("/")[1].split("-")[0], 3, np.random.default_rng(5))
+        maze = generate_maze(eid.split("/")[1].split("-")[0], 3, np.random.default_rng(5), layout=env.layout)
         env.reset(seed=5, options={"maze": maze})
     else:
         env.reset(seed=5)

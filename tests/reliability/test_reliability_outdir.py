@@ -193,8 +193,8 @@ def test_resume_of_an_unfinished_export_verifies_finished_splits_and_parts(name,
         return real(table, path)
 
     monkeypatch.setattr(W, "write_arrow", dies_after_three)
-    monkeypatch.setattr(sys.modules["svot.dataset.export"], "write_arrow", dies_after_three)
-    monkeypatch.setattr(RD, "write_arrow", dies_after_three)
+    # both exporters write their parts through the one orchestrator
+    monkeypatch.setattr(sys.modules["svot.dataset.orchestrator"], "write_arrow", dies_after_three)
     with pytest.raises(RuntimeError, match="killed"):
         run()
     monkeypatch.undo()
@@ -229,12 +229,12 @@ def test_rulemaze_pool_survives_a_corrupt_manifest(tmp_path, capsys):
     out = tmp_path / "pool"
     args = ["rulemaze", "pool", "--out", str(out), "--size", "3", "--count", "5", "--scenario", "QuestMaze"]
     assert main(args) == 0
-    good = (out / "QuestMaze-3x3.jsonl").read_bytes()
-    for text in ("[]", '{"pools": [1]', '{"pools": {"QuestMaze-3x3.jsonl": 7}}'):
+    good = (out / "QuestMaze-5x5.jsonl").read_bytes()
+    for text in ("[]", '{"pools": [1]', '{"pools": {"QuestMaze-5x5.jsonl": 7}}'):
         (out / "manifest.json").write_text(text)
         for flag in ("--overwrite", "--resume"):
             assert main(args + [flag]) == 0, capsys.readouterr().err
-            assert (out / "QuestMaze-3x3.jsonl").read_bytes() == good
+            assert (out / "QuestMaze-5x5.jsonl").read_bytes() == good
             check_manifest_accurate(out)
 
 

@@ -191,7 +191,7 @@ def test_an_env_with_a_huge_count_bound_resets_and_steps():
     from svot.rulemaze.pool import generate_maze
 
     env = gym.make("RuleMaze/QuestMaze-3x3-v0")
-    maze = generate_maze("QuestMaze", 3, np.random.default_rng(0))
+    maze = generate_maze("QuestMaze", 3, np.random.default_rng(0), layout="walls")
     env.reset(seed=0, options={"maze": maze, "rule": 'Count("Food", <=, 999999999)'})
     for a in range(4):
         env.step(a)

@@ -16,7 +16,7 @@ def regular_pool():
 
 @pytest.fixture(scope="session")
 def quest_pool():
-    return generate_pool("QuestMaze", 3, POOL_SIZE, seed=12)
+    return generate_pool("QuestMaze", 3, POOL_SIZE, seed=12, layout="walls")
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""Reading a RuleMaze export back (svot.rulemaze.reader): what is found where, and errors that name the file."""
+"""Reading a RuleMaze export back (svot/dataset's reader, with the RuleMaze layout of svot.rulemaze.dataset): what is found where, and errors that name the file."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from svot.errors import DatasetError
 from svot.rulemaze import symbols as S
-from svot.rulemaze.reader import SCENARIO_DIRS, find_test_splits, read_rows, scenario_rows
+from svot.rulemaze.dataset import SCENARIO_DIRS, find_test_splits, read_rows, scenario_rows
 
 
 def _export(root, formats=("parquet", "sharegpt")):

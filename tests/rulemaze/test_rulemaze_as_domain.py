@@ -23,10 +23,10 @@ from svot.rulemaze.pool import generate_pool
 from svot.rulemaze.problem import collected_cells, engine_position, initial_state, maze_problem, problem_maze
 
 SPEC = get_spec("questmaze")
-POOL = generate_pool("QuestMaze", 3, count=30, seed=11)
+POOL = generate_pool("QuestMaze", 3, count=30, seed=11, layout="walls")
 REGULAR = generate_pool("RegularMaze", 3, count=20, seed=12) + generate_pool("RegularMaze", 3, count=10, seed=13,
                                                                               coloring="authors")
-OPEN = generate_pool("QuestMaze", 5, count=20, seed=14, layout="open")
+OPEN = generate_pool("QuestMaze", 3, count=20, seed=14, layout="open")
 DIRECTION_INDEX = {"up": 0, "down": 1, "left": 2, "right": 3}
 
 
@@ -47,7 +47,7 @@ def test_a_pool_maze_is_a_state_of_the_domain_and_reads_back(index):
 def test_the_svot_env_and_the_rulemaze_env_walk_a_solution_path_alike(index):
     """Both envs step the same problem: the same cells, the same items collected, the same end."""
     maze = POOL[index]
-    rule_env = RuleMazeEnv(scenario="QuestMaze")
+    rule_env = RuleMazeEnv(scenario="QuestMaze", layout="walls")
     rule_env.reset(seed=0, options={"maze": maze})
     svot_env = gym.make("SVoT/QuestMaze-3x3-v0").unwrapped
     svot_env.reset(seed=0, options={"problem": maze_problem(maze)})
@@ -110,7 +110,7 @@ def test_open_grid_pool_mazes_are_states_of_the_open_domain_and_read_back():
 @pytest.mark.parametrize("index", range(0, len(OPEN), 4))
 def test_the_open_svot_env_and_the_open_rulemaze_env_walk_every_solution_path_alike(index):
     maze = OPEN[index]
-    rule_env = RuleMazeEnv(scenario="QuestMaze", size=5, layout="open")
+    rule_env = RuleMazeEnv(scenario="QuestMaze", size=3, layout="open")
     svot_env = gym.make("SVoT/OpenQuestMaze-5x5-v0").unwrapped
     for path in solution_paths(maze):
         rule_env.reset(seed=0, options={"maze": maze})

@@ -15,11 +15,11 @@ def test_pool_command_is_deterministic_across_workers(tmp_path, capsys):
         rc = main(["rulemaze", "pool", "--size", "3", "--count", "60", "--workers", str(w), "--out",
                    str(tmp_path / d), "--scenario", "quest", "--seed", "9", "--quiet"])
         assert rc == 0
-    a = (tmp_path / "a" / "QuestMaze-3x3.jsonl").read_bytes()
-    assert a == (tmp_path / "b" / "QuestMaze-3x3.jsonl").read_bytes()
-    assert read_pool(tmp_path / "a" / "QuestMaze-3x3.jsonl") == generate_pool("QuestMaze", 3, 60, seed=9)
+    a = (tmp_path / "a" / "QuestMaze-5x5.jsonl").read_bytes()
+    assert a == (tmp_path / "b" / "QuestMaze-5x5.jsonl").read_bytes()
+    assert read_pool(tmp_path / "a" / "QuestMaze-5x5.jsonl") == generate_pool("QuestMaze", 3, 60, seed=9)
     manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
-    assert manifest["pools"]["QuestMaze-3x3.jsonl"]["count"] == 60
+    assert manifest["pools"]["QuestMaze-5x5.jsonl"]["count"] == 60
     assert "mazes/s" in capsys.readouterr().out
     rc = main(["rulemaze", "pool", "--count", "5", "--out", str(tmp_path / "a"), "--scenario", "quest"])
     assert rc == 2 and "--overwrite" in capsys.readouterr().err

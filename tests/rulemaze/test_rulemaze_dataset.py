@@ -70,6 +70,28 @@ def test_selection_counts_and_disjoint_mazes(pools):
         D.select_items("RegularMaze", pools["RegularMaze"][:40], builtin_rules("RegularMaze"), train=400)
 
 
+def test_no_maze_rule_pair_is_in_both_splits(export_dir, pools):
+    """Issue 45: no (maze, rule) pair of the test split is a training pair; read back from the files
+    written, the mazes by content (not by pool index)."""
+    out, _ = export_dir
+    for sc_dir in ("regularmaze", "questmaze"):
+        split = {s: pq.read_table(out / sc_dir / f"{s}.parquet", columns=["maze", "rule_id"]).to_pylist()
+                 for s in ("train", "test")}
+        pairs = {s: {(r["maze"], r["rule_id"]) for r in rows} for s, rows in split.items()}
+        assert pairs["train"] and pairs["test"] and not pairs["train"] & pairs["test"]
+        assert not {r["maze"] for r in split["train"]} & {r["maze"] for r in split["test"]}
+    # a pool file that holds a maze more than once: it still lands in one split only
+    sc = "RegularMaze"
+    doubled = list(pools[sc]) + list(pools[sc])
+    train_idx, test_idx = D.split_mazes(doubled, sc, 1, 0.5)
+    assert not {doubled[i] for i in train_idx} & {doubled[i] for i in test_idx}
+    assert len(train_idx) + len(test_idx) == len(pools[sc])
+    items = D.select_items(sc, doubled, builtin_rules(sc), seed=1, train=9, test_per_group=1, test_fraction=0.5)
+    train = {(i.maze, i.rule.id) for i in items["train"]}
+    assert not train & {(i.maze, i.rule.id) for i in items["test"]}
+    assert not {i.maze for i in items["train"]} & {i.maze for i in items["test"]}
+
+
 def test_export_layout_and_counts(export_dir):
     out, result = export_dir
     manifest = json.loads((out / "manifest.json").read_text())
@@ -299,7 +321,7 @@ def test_trl_records_match_the_sharegpt_samples(tmp_path):
     """--formats trl: the step-wise and predict samples as TRL conversational records, one image part each."""
     datasets = pytest.importorskip("datasets", reason="the dev extra brings datasets")
     cfg = D.make_config(tmp_path, scenarios=["QuestMaze"], seed=3, train=3, test_per_group=1, pool_size=800,
-                        formats="sharegpt,trl", image_size=128)
+                        formats="sharegpt,trl", image_size=160)
     result = D.export(cfg, quiet=True)
     sdir, tdir = tmp_path / "questmaze" / D.SHAREGPT_DIR, tmp_path / "questmaze" / D.TRL_DIR
     assert {f"questmaze/trl/{s}.parquet" for s in ("train_stepwise", "test_stepwise", "test_predict")} \

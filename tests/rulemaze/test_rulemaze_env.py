@@ -94,7 +94,7 @@ def test_quest_items_vanish_and_read_normal_on_return():
     maze = Maze("QuestMaze", 3, (0, 0), ((1, 1), (2, 2)), passages,
                 tuple(tuple("treasure" if (r, c) == (1, 1) else s for c, s in enumerate(row))
                       for r, row in enumerate(cells)))
-    env = RuleMazeEnv("QuestMaze", engine="pddlgym")
+    env = RuleMazeEnv("QuestMaze", engine="pddlgym", layout="walls")
     obs0, _ = env.reset(seed=0, options={"maze": maze, "rule": 'Count("Key",==,1)'})
     obs, r, term, trunc, info = env.step(A["right"])
     obs, r, term, trunc, info = env.step(A["left"])

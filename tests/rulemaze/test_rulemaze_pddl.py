@@ -13,7 +13,7 @@ from svot.rulemaze.problem import (action_key, collected_cells, engine_position,
 
 @pytest.fixture(scope="module")
 def small_pools():
-    return {(sc, n): generate_pool(sc, n, 8, seed=40 + n) for sc in S.SCENARIOS for n in (3, 4)}
+    return {(sc, n): generate_pool(sc, n, 8, seed=40 + n, layout="walls") for sc in S.SCENARIOS for n in (3, 4)}
 
 
 def test_domains_are_strips_with_the_action_line():

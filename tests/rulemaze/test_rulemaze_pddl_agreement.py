@@ -33,7 +33,7 @@ from rulemaze_helpers import open_grid
 MAZES_PER_CASE = 30
 SEQUENCES_PER_MAZE = 10
 SEQUENCE_LENGTH = 12
-CASES = [(S.REGULAR, 3, "walls"), (S.QUEST, 3, "walls"), (S.QUEST, 5, "open")]
+CASES = [(S.REGULAR, 3, "walls"), (S.QUEST, 3, "walls"), (S.QUEST, 3, "open")]
 
 
 def _mazes(scenario, size, layout, seed=17):

@@ -84,10 +84,13 @@ def test_progress_callback_reaches_count():
 @pytest.mark.parametrize("scenario", S.SCENARIOS)
 @pytest.mark.parametrize("size", [2, 4])
 def test_other_sizes(scenario, size):
-    pool = generate_pool(scenario, size, 10, seed=3)
+    pool = generate_pool(scenario, size, 10, seed=3, layout="walls")
     assert len(pool) == 10
     for m in pool:
         assert m.size == size and len(solution_paths(m)) == 2
+    if scenario == "QuestMaze":  # the open grid of a size x size maze (a third path when a target cuts one)
+        for m in generate_pool(scenario, size, 10, seed=3):
+            assert m.size == 2 * size - 1 and m.open_grid and 2 <= len(solution_paths(m)) <= 3
 
 
 def test_loop_removals_reading_of_alg3():

@@ -16,7 +16,7 @@ from svot.rulemaze.vision import (PerceptionError, find_marker, grid_geometry, l
 @pytest.fixture(scope="module")
 def mazes():
     """Several seeds, sizes 3 and 4, both scenarios."""
-    return {(sc, n): [m for seed in (1, 2, 3) for m in generate_pool(sc, n, 12, seed=100 * seed + n)]
+    return {(sc, n): [m for seed in (1, 2, 3) for m in generate_pool(sc, n, 12, seed=100 * seed + n, layout="walls")]
             for sc in S.SCENARIOS for n in (3, 4)}
 
 

@@ -14,6 +14,8 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
+from svot.dataset.reader import read_text_file
+from svot.errors import DatasetError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import RuleError, RuleFileError
 from svot.rulemaze.rules.analysis import DIFFICULTIES, SEMANTIC_TYPES, TIERS, scenario_of
@@ -57,6 +59,9 @@ def rule_by_id(rule_id: str) -> Rule:
 
 
 # ------------------------------------------------------------------ JSON loading
+#: Largest rules file read (the authors' files are a few hundred kB).
+MAX_RULE_FILE_BYTES = 64 * 1024 * 1024
+
 _REQUIRED = ("natural_language", "logic")
 _OPTIONAL = ("id", "scenario", "difficulty", "semantic_type", "split")
 #: ``cnf_style`` is the authors' name for ``logic``.
@@ -194,16 +199,17 @@ def load_rules(path: str | os.PathLike, *, check_bank_ids: bool = True,
     if tiers not in TIERS:
         raise RuleFileError(f"difficulty tiers: expected one of {list(TIERS)}, got {tiers!r}",
                             path=path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise RuleFileError(f"cannot read: {exc.strerror or exc}", path=path) from None
+    try:  # a regular file only: a FIFO or device named here would block or never end
+        text = read_text_file(path, max_bytes=MAX_RULE_FILE_BYTES, what="rules file")
+    except DatasetError as exc:
+        raise RuleFileError(f"cannot read: {exc}", path=path) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RuleFileError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}",
                             path=path) from None
+    except RecursionError:
+        raise RuleFileError("JSON nested too deeply to read", path=path) from None
     if isinstance(data, dict):
         if set(data) != {"rules"}:
             raise RuleFileError('expected a list of rules or an object {"rules": [...]}', path=path)
