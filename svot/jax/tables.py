@@ -77,16 +77,16 @@ def numpy_vector_env(env_id: str, pool_size: int, seed: int | None = None, num_e
     without one (``svot.extend.register_domain`` with no ``vector_entry_point``, like the
     toy domain of the tests) gets :class:`~svot.envs.vector.SVoTVectorEnv` built directly.
     """
-    spec = gym.spec(env_id)
-    if spec.vector_entry_point is not None:
+    registered = gym.spec(env_id)  # Gymnasium's EnvSpec of the id
+    if registered.vector_entry_point is not None:
         venv = gym.make_vec(env_id, num_envs=num_envs, pool_size=pool_size, **kwargs)
     else:
-        size, split = spec.kwargs["size"], spec.kwargs.get("split", "id")
+        size, split = registered.kwargs["size"], registered.kwargs.get("split", "id")
         domain = next((d for d in names() if env_id_of(d, size, split) == env_id), None)
         if domain is None:
             raise ConfigError(f"{env_id} is not an SVoT id (no registered domain makes it)")
         venv = SVoTVectorEnv(num_envs, size, split, domain=get_domain(domain), pool_size=pool_size,
-                             max_episode_steps=spec.max_episode_steps, **kwargs)
+                             max_episode_steps=registered.max_episode_steps, **kwargs)
     if seed is not None:
         venv.reset(seed=seed)
     return venv
