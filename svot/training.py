@@ -17,18 +17,54 @@ from typing import Iterable
 SPECIALS = ["<|endoftext|>", "<|pad|>", "<|im_start|>", "<|im_end|>"]
 VISION_SPECIALS = ["<|vision_start|>", "<|vision_end|>", "<|image_pad|>", "<|video_pad|>"]
 
-#: ChatML; string contents, or lists of parts where an image part becomes the vision tokens.
+TOOL_SPECIALS = ["<tool_call>", "</tool_call>"]
+
+#: ChatML; string contents, or lists of parts where an image part becomes the vision tokens. Tool calling
+#: (Hermes style, as TRL's agent training needs it): ``tools`` are listed in a system turn, an assistant's
+#: ``tool_calls`` are rendered as ``<tool_call>{"name": …, "arguments": {…}}</tool_call>`` after its content, and a
+#: ``tool`` message is a turn of its own. Conversations without tools render as before. Prefix-preserving: a turn
+#: renders the same whatever follows it (TRL's ``is_chat_template_prefix_preserving``).
 CHAT_TEMPLATE = (
+    "{%- if tools -%}<|im_start|>system\nYou can call these tools:"
+    "{%- for tool in tools %}\n{{ tool | tojson }}{%- endfor %}\n"
+    "\nTo call one, answer with a tool_call block holding {\"name\": ..., \"arguments\": {...}}.<|im_end|>"
+    "{%- endif -%}"
     "{%- for message in messages -%}"
     "<|im_start|>{{ message['role'] }}\n"
     "{%- if message['content'] is string -%}{{ message['content'] }}"
-    "{%- else -%}{%- for part in message['content'] -%}"
+    "{%- elif message['content'] -%}{%- for part in message['content'] -%}"
     "{%- if part['type'] == 'image' -%}<|vision_start|><|image_pad|><|vision_end|>"
     "{%- elif part['type'] == 'text' -%}{{ part['text'] }}{%- endif -%}"
-    "{%- endfor -%}{%- endif -%}<|im_end|>\n"
+    "{%- endfor -%}{%- endif -%}"
+    "{%- if message['tool_calls'] is defined and message['tool_calls'] -%}"
+    "{%- for call in message['tool_calls'] -%}"
+    "<tool_call>{\"name\": {{ call['function']['name'] | tojson }}, \"arguments\": "
+    "{%- if call['function']['arguments'] is string %} {{ call['function']['arguments'] }}"
+    "{%- else %} {{ call['function']['arguments'] | tojson }}{%- endif -%}"
+    "}</tool_call>"
+    "{%- endfor -%}{%- endif -%}"
+    "<|im_end|>\n"
     "{%- endfor -%}"
     "{%- if add_generation_prompt -%}<|im_start|>assistant\n{%- endif -%}"
 )
+
+#: How transformers' ``tokenizer.parse_response`` reads a completion rendered by :data:`CHAT_TEMPLATE`: content,
+#: then any ``<tool_call>`` JSON blocks (TRL's tool loop calls the tools it finds). Set by :func:`tiny_tokenizer`;
+#: :func:`svot.agents.trl.check_tool_calling` proves template and parser agree.
+RESPONSE_TEMPLATE = {
+    "defaults": {"role": "assistant"},
+    "start_anchor": "<|im_start|>assistant",  # the template writes no newline after a role
+    "fields": {
+        "tool_calls": {
+            "open": "<tool_call>",
+            "close_pattern": r"</tool_call>\s*",
+            "repeats": True,
+            "content": "json",
+            "transform": {"type": "function", "function": "{content}"},
+        },
+        "content": {"close_pattern": r"<\|im_end\|>\s*", "content": "text"},
+    },
+}
 
 
 def texts_of(records: Iterable[dict]) -> list[str]:
@@ -51,7 +87,7 @@ def tiny_tokenizer(texts: Iterable[str], vocab_size: int = 512, vision: bool = F
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
-    specials = SPECIALS + (VISION_SPECIALS if vision else [])
+    specials = SPECIALS + TOOL_SPECIALS + (VISION_SPECIALS if vision else [])
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
@@ -61,10 +97,11 @@ def tiny_tokenizer(texts: Iterable[str], vocab_size: int = 512, vision: bool = F
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|pad|>",
                                    bos_token=None, unk_token=None)
     if vision:
-        fast.add_special_tokens({"additional_special_tokens": VISION_SPECIALS})
         fast.image_token = "<|image_pad|>"
         fast.video_token = "<|video_pad|>"
+    fast.add_special_tokens({"additional_special_tokens": TOOL_SPECIALS + (VISION_SPECIALS if vision else [])})
     fast.chat_template = CHAT_TEMPLATE
+    fast.response_template = RESPONSE_TEMPLATE
     return fast
 
 

@@ -138,3 +138,15 @@ def test_bench_export_prints_the_targets_line_and_the_phases():
     assert "wall clock" in summary and "per CPU second" in summary
     phases = [line.split()[0] for line in lines[lines.index(next(x for x in lines if x.startswith("where the CPU"))) + 1:]]
     assert phases == ["maps", "instances", "rows", "images", "Arrow", "sum"]
+
+
+def test_bench_agents_prints_its_table():
+    out = subprocess.run([sys.executable, "benchmarks/bench_agents.py", "--quick", "--seconds", "0.05"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].split()[:3] == ["env", "step", "us"]
+    rows = [line.split() for line in lines[1:] if line.startswith(("SVoT/", "RuleMaze/"))]
+    assert [r[0] for r in rows] == ["SVoT/Maze-7x7-v0", "RuleMaze/RegularMaze-3x3-v0"] and all(len(r) == 6 for r in rows)
+    assert lines[-1].startswith("goal: under 1000 us per turn")

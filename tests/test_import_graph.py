@@ -213,7 +213,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("domains: the registry and the domain folders", ("svot.domains",)),
     ("dataset and metrics", ("svot.dataset", "svot.metrics")),
     ("on top: RuleMaze, the gallery, Inspect, extend", ("svot.rulemaze", "svot.gallery", "svot.inspect",
-                                                         "svot.extend",
+                                                         "svot.extend", "svot.agents",
                                                          "svot.jax")),  # the JAX backend reads the vector env's tables
     ("cli", ("svot.cli", "svot.__main__", "svot.rulemaze.cli")),
 ]

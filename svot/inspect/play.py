@@ -6,6 +6,10 @@ image; every ``move`` call steps the env and answers with the new state text
 and image (or says the move was inapplicable). The episode ends at the goal,
 at a failure (the spec's ``is_failure``, e.g. an absorbing hole), or after ``max_moves`` moves.
 
+The episode is :class:`svot.agents.AgentEpisode`, the core every agent adapter (TRL, OpenEnv) plays through:
+an action it cannot read, or a move after the episode ended, is an Inspect :class:`~inspect_ai.tool.ToolError`
+(the model sees the error and may try again; nothing is stepped).
+
 The env's plan (``env.plan``: BFS-shortest, or from the domain's solver (``GridDomain.solver``),
 which may be greedy unless the env reports ``plan_optimal``) is the
 yardstick for "steps over plan".
@@ -16,41 +20,39 @@ from __future__ import annotations
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import ToolDef, ToolParam, ToolParams
+from inspect_ai.tool import ToolDef, ToolError, ToolParam, ToolParams
 
+from svot.agents import AgentEpisode, EpisodeConfig
 from svot.dataset.prompts import IMAGE
-from svot.dataset.wording import describe_domain
 from svot.domains import get_domain, max_episode_steps
 from svot.envs import SVoTEnv
 from svot.inspect._content import image_content, user_message
 
 EPISODE_KEY = "svot_episode"
 ENV_SPLITS = ("id", "ood")
+IMAGE_SIZE = 256  # the frames the model sees (the env's default image size)
 
 
 def make_env(domain: str, size: int, split: str):
     return SVoTEnv(domain=get_domain(domain), size=size, split=split, render_mode="rgb_array")
 
 
-def state_colours(spec, state: dict) -> tuple[str, ...]:
-    """The colours the domain description lists: those of the state's colour-keyed cells field, if any."""
-    for f in spec.fields:
-        if f.kind == "colour_cells":
-            return tuple(state[f.key])
-    return ()
-
-
 def episode_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
-def intro_text(env, state_text: str, max_moves: int) -> str:
-    s = env.state
-    colours = state_colours(env.dspec, s)
-    actions = ", ".join(f'"{env.action_text(a)}"' for a in range(env.action_space.n))
+def new_episode(images: bool, max_moves: int) -> AgentEpisode:
+    """One tool call is one turn; the tool takes the env's own wording."""
+    return AgentEpisode(EpisodeConfig(observation="both" if images else "text", image_size=IMAGE_SIZE,
+                                      answer_format="plain", max_turns=max_moves, max_actions_per_turn=1))
+
+
+def intro_text(ep: AgentEpisode, max_moves: int) -> str:
+    d = ep.driver
+    actions = ", ".join(f'"{w}"' for w in d.action_words())
     return (
-        f"{describe_domain(env.dspec.name, env.size, colours)}\n\n"
-        f"You are playing this game. Current state (image: {IMAGE}):\n{state_text}\n\n"
+        f"{d.intro()}\n\n"
+        f"You are playing this game. Current state (image: {IMAGE}):\n{d.text()}\n\n"
         f"Reach the goal. Call the move tool with one action at a time; its argument is one of: {actions}. "
         f"The tool answers with the new state and image. You have at most {max_moves} moves."
     )
@@ -59,48 +61,36 @@ def intro_text(env, state_text: str, max_moves: int) -> str:
 def episode_dataset(domain: str, size: int, split: str, *, episodes: int = 20, seed: int = 0,
                     max_moves: int | None = None, images: bool = True) -> MemoryDataset:
     samples = []
+    cap = max_moves if max_moves is not None else max_episode_steps(size)
+    ep = new_episode(images, cap)
     for i in range(episodes):
-        env = make_env(domain, size, split)
         es = episode_seed(seed, i)
-        _obs, info = env.reset(seed=es)
-        cap = max_moves if max_moves is not None else max_episode_steps(size)
-        plan_text = [env.action_text(a) for a in env.plan]
+        ep.reset(domain=domain, size=size, split=split, seed=es)
+        plan_text = ep.plan()
         meta = {
             "task": "play", "instance_id": f"{domain}-{size}x{size}-{split}-ep{i:03d}", "domain": domain,
             "size": size, "split": split, "episode_seed": es, "max_moves": cap, "images": images,
-            "plan_optimal": getattr(env, "plan_optimal", None),
-            "truth": {"plan": plan_text, "max_moves": cap, "random": [env.action_text(a) for a in range(env.action_space.n)]},
+            "plan_optimal": getattr(ep.driver.base, "plan_optimal", None),
+            "truth": {"plan": plan_text, "max_moves": cap, "random": ep.driver.action_words()},
         }
-        samples.append(Sample(id=meta["instance_id"], input=[user_message(intro_text(env, info["state_text"], cap), [env.render()], images)],
+        samples.append(Sample(id=meta["instance_id"], input=[user_message(intro_text(ep, cap), [ep.frame()], images)],
                               target=", ".join(plan_text), metadata=meta))
-        env.close()
+    ep.close()
     return MemoryDataset(samples, name=f"svot-play-{domain}-{size}x{size}-{split}")
 
 
-def move_tool(env, episode: dict, max_moves: int, images: bool = True) -> ToolDef:
+def episode_summary(ep: AgentEpisode) -> dict:
+    """What the episode scorer reads (svot.inspect.scorers.episode_scorer)."""
+    return {"moves": ep.steps, "inapplicable": ep.inapplicable, "actions": list(ep.actions), "success": ep.success,
+            "failed": bool(ep.terminated and not ep.success), "done": ep.done, "reward": ep.reward}
+
+
+def move_tool(ep: AgentEpisode, images: bool = True) -> ToolDef:
     async def move(action: str):
-        if episode["done"]:
-            return "The episode is over; no more moves. Say that you are done."
-        if episode["moves"] >= max_moves:
-            episode["done"] = True
-            return f"No moves left (the limit is {max_moves}). The episode is over."
-        try:
-            a = env.parse_action(str(action))
-        except Exception as exc:  # noqa: BLE001 - a bad argument is the model's error, reported back to it
-            return f"Unknown action {action!r}: {exc}"
-        _obs, _r, terminated, _t, info = env.step(a)
-        episode["moves"] += 1
-        episode["actions"].append(env.action_text(a))
-        if not info["applicable"]:
-            episode["inapplicable"] += 1
-        episode["success"] = bool(_r > 0)  # the env's reward: 1 exactly when the goal holds
-        episode["failed"] = bool(terminated and not episode["success"])
-        episode["done"] = bool(terminated)
-        head = f"Move {episode['moves']}: {env.action_text(a)}" + ("" if info["applicable"] else " (inapplicable: nothing changed)")
-        tail = " The goal is reached; the episode is over." if episode["success"] else (
-            " The episode is over (failure)." if episode["failed"] else "")
-        text = ContentText(text=f"{head}\n{info['state_text']}{tail}")
-        return [text, image_content(env.render())] if images else text.text
+        out = ep.act(action)
+        if out.error is not None:
+            raise ToolError(out.error)  # the model reads it and may try again; nothing was stepped
+        return [ContentText(text=out.text), image_content(out.image)] if images else out.text
 
     params = ToolParams(properties={"action": ToolParam(type="string", description="One action, e.g. \"move up\".")},
                         required=["action"])
@@ -110,19 +100,19 @@ def move_tool(env, episode: dict, max_moves: int, images: bool = True) -> ToolDe
 
 @solver
 def play_episode() -> Solver:
-    """Reset the sample's env, give the model the ``move`` tool, loop until it stops calling it."""
+    """Reset the sample's episode, give the model the ``move`` tool, loop until it stops calling it."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         m = state.metadata
-        env = make_env(m["domain"], m["size"], m["split"])
-        env.reset(seed=m["episode_seed"])
-        episode = {"moves": 0, "inapplicable": 0, "actions": [], "success": False, "failed": False, "done": False}
-        state.tools = [move_tool(env, episode, m["max_moves"], m.get("images", True)).as_tool()]
+        images = m.get("images", True)
+        ep = new_episode(images, m["max_moves"])
+        ep.reset(domain=m["domain"], size=m["size"], split=m["split"], seed=m["episode_seed"])
+        state.tools = [move_tool(ep, images).as_tool()]
         try:
             state = await generate(state, tool_calls="loop")
         finally:
-            state.store.set(EPISODE_KEY, dict(episode))
-            env.close()
+            state.store.set(EPISODE_KEY, episode_summary(ep))
+            ep.close()
         return state
 
     return solve

@@ -210,3 +210,25 @@ def test_oracle_is_perfect_on_questmaze(tmp_path):
         assert m["em.mean"] == 1.0 and m["pr.mean"] == 1.0
         assert sorted(s.metadata["group"] for s in log.samples) == ["seen", "unseen-easy", "unseen-hard",
                                                                     "unseen-medium"]
+
+
+def test_play_unknown_action_is_a_tool_error(tmp_path):
+    """An action the env cannot read is Inspect's ToolError (the model sees it), and steps nothing (issue 48)."""
+    task = play(domain="maze", size=5, episodes=1)
+    calls = iter([{"action": "fly north"}, {"action": 7}, {"action": "x" * 100_000}])
+
+    def outputs(inp, tools, tool_choice, config):
+        args = next(calls, None)
+        out = (ModelOutput.from_content("mockllm", "I stop here.") if args is None
+               else ModelOutput.for_tool_call("mockllm", "move", args))
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    log = run(task, "mockllm/model", tmp_path, model_args={"custom_outputs": outputs})
+    [sample] = log.samples
+    results = [m for m in sample.messages if m.role == "tool"]
+    assert len(results) == 3 and all(m.error is not None for m in results)
+    assert "cannot read action 'fly north'" in results[0].error.message
+    assert all(len(m.error.message) < 300 for m in results)
+    [score] = sample_scores(log, "episode_scorer")
+    assert score.metadata["moves"] == 0 and score.value["success"] == 0.0
