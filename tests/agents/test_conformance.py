@@ -21,7 +21,7 @@ from svot.agents import AgentEpisode
 from svot.agents.drivers import canonical_hash
 from svot.agents.trl_env import RuleMazeToolEnv, SVoTToolEnv
 from svot.domains import SPECS
-from svot.envs.registration import env_id
+from svot.domains import env_id
 from svot.rulemaze.registration import env_ids as rulemaze_ids
 
 from tests.agents.conftest import LAMPS_IDS

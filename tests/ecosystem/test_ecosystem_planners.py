@@ -25,7 +25,7 @@ import pytest
 
 from svot.pddl import load_domain
 from svot.pddl.standard import planner_files, positive_domain_text
-from svot.problem_gen import PARAMS, generate
+from svot.domains import PARAMS, generate, get_spec
 from svot.problem_gen.planner_files import export_planner_files
 from svot.rulemaze.pool import generate_maze
 from svot.rulemaze.problem import load_maze_domain, maze_problem
@@ -48,7 +48,7 @@ ALL_DOMAINS = ("maze", "frozenlake", "sokoban", "pacman", "gather", "regularmaze
 def _export(tmp_path: Path, domain: str, size: int, split: str, seeds, form: str) -> tuple[Path, dict]:
     out = tmp_path / form
     generated = [(s, generate(domain, size, split, np.random.default_rng(s))) for s in seeds]
-    return out, export_planner_files(generated, form, out)
+    return out, export_planner_files(get_spec(generated[0][1].domain), generated, form, out)
 
 
 def fd_operators(domain_file: Path, problem_file: Path, tmp_path: Path) -> int:
