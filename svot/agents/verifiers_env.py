@@ -4,7 +4,8 @@ verifiers finds an environment by its taskset id: ``svot-verifiers`` imports the
 ``svot_verifiers`` (verifiers resolves no dotted id), which re-exports this module's the taskset (one task per id × seed row, :func:`svot.agents.trl_env.prompt_rows`) and the env that
 plays it. The env plays the user's side of a chat: it sends the episode's intro (task, actions, format,
 state), then each model reply is one :meth:`AgentEpisode.turn` (parsed by the core), and the observation
-text goes back as the next user message, until the episode ends or ``max_turns``::
+text (or the core's ``Error: …`` for a reply it refuses) goes back as the next user message, until the episode
+ends or the model has replied ``max_turns`` times::
 
     from svot.agents.verifiers_env import load_environment
     env = load_environment(ids=["SVoT/Maze-5x5-v0"], seeds=range(8))   # a verifiers.v1 Env
@@ -65,7 +66,6 @@ class SVoTTaskset(vf.Taskset[SVoTTask, SVoTTasksetConfig]):
 class SVoTEnvConfig(vf.EnvConfig):
     # the tool-less chat loop, in a local subprocess (verifiers' default runtime is a remote sandbox)
     player: vf.AgentConfig = vf.AgentConfig(harness={"id": "null"}, runtime={"type": "subprocess"})
-    observation: str = "text"
     answer_format: str = "either"
     max_turns: int | None = None
     """Turns per episode (None: the id's ``max_episode_steps``)."""
@@ -75,8 +75,7 @@ class SVoTEnvConfig(vf.EnvConfig):
 class SVoTEnv(vf.Env[SVoTEnvConfig]):
     async def run(self, task, agents):
         c = self.config
-        ep = AgentEpisode(EpisodeConfig(observation=c.observation, answer_format=c.answer_format,
-                                        max_turns=c.max_turns))
+        ep = AgentEpisode(EpisodeConfig(answer_format=c.answer_format, max_turns=c.max_turns))  # text observations
         first = ep.reset(id=task.data.env_id, seed=task.data.seed)
         plan = ep.plan()  # from the start state: the yardstick of steps over plan
         plan_length = len(plan)
@@ -88,16 +87,14 @@ class SVoTEnv(vf.Env[SVoTEnvConfig]):
                 out = ep.turn(segment.last_reply)
                 turns.append({"state_hash": ep.state_hash(), "reward": out.reward, "terminated": out.terminated,
                               "truncated": out.truncated, "success": ep.success, "error": out.error})
-                if out.error is not None:  # the core counts no turn for it; bound them here
-                    invalid += 1
-                    if invalid >= ep.max_turns:
-                        break
+                invalid += out.error is not None  # refused by the core (no turn counted there), yet a reply
                 well_formed += bool(out.info.get("well_formed"))
-                if ep.done:
+                if ep.done or ep.turns + invalid >= ep.max_turns:  # every model reply counts toward max_turns
                     break
                 segment = await interaction.turn(out.text)
-        record_rubric(interaction.trace, ep, plan_length, well_formed, invalid, c.format_weight)
-        interaction.trace.info["svot"] = {"episode": ep.to_dict(), "plan": plan, "turns": turns}
+            # recorded before the interaction closes, so the rollout's own reward (logs, trainers) includes them
+            record_rubric(interaction.trace, ep, plan_length, well_formed, invalid, c.format_weight)
+            interaction.trace.info["svot"] = {"episode": ep.to_dict(), "plan": plan, "turns": turns}
         ep.close()
 
 
@@ -114,7 +111,7 @@ def record_rubric(trace, ep: AgentEpisode, plan_length: int, well_formed: int, i
 
 def load_environment(**kwargs) -> vf.Env:
     """The verifiers env over svot: ``kwargs`` are the taskset's fields (``ids``, ``domains``, ``sizes``,
-    ``splits``, ``seeds``) and the env's (``observation``, ``answer_format``, ``max_turns``, ``format_weight``,
+    ``splits``, ``seeds``) and the env's (``answer_format``, ``max_turns``, ``format_weight``,
     ``player``)."""
     env_fields = set(SVoTEnvConfig.model_fields) - set(vf.EnvConfig.model_fields)
     env_kwargs = {k: v for k, v in kwargs.items() if k in env_fields}

@@ -7,7 +7,7 @@ OpenAI-compatible endpoint on 127.0.0.1 that answers ``chat.completions`` with s
 * conformance: seeded trajectories per registered domain (the toy lamps included) played through the
   verifiers env give the same state hashes, rewards, termination and success as Gymnasium
   (tests/agents/test_conformance.py's trajectories, seed 0 the plan, the others random; ``SVOT_VERIFIERS_N``
-  per domain, 2 by default, the first ``SVOT_VERIFIERS_STEPS`` actions of each, 4 by default).
+  per domain, 1 by default, the first ``SVOT_VERIFIERS_STEPS`` actions of each, 4 by default).
 
 verifiers needs Python >= 3.11 and pillow >= 10 (the ``verifiers`` extra), so .ci/run runs this file in its own
 venv; elsewhere it skips.
@@ -35,9 +35,10 @@ from svot.agents.verifiers_env import TASKSET_ID, SVoTEnv, load_environment  # n
 from tests.agents.conftest import LAMPS_IDS  # noqa: E402
 from tests.agents.test_conformance import DOMAIN_IDS, MAX_STEPS, gymnasium_run  # noqa: E402
 
-# each model turn resumes the harness's chat program (about a second of CPU), so CI plays 2 trajectories per
-# domain, each cut to its first 4 actions; SVOT_VERIFIERS_N / SVOT_VERIFIERS_STEPS raise them (24: whole ones)
-N_PER_DOMAIN = int(os.environ.get("SVOT_VERIFIERS_N", "2"))
+# each model turn relaunches the harness's chat program (1-2 s of CPU), so CI plays 1 trajectory per domain (seed
+# 0: the env's plan), cut to its first 4 actions; SVOT_VERIFIERS_N / SVOT_VERIFIERS_STEPS raise them (24: whole
+# trajectories; seeds 1-4 play random actions)
+N_PER_DOMAIN = int(os.environ.get("SVOT_VERIFIERS_N", "1"))
 STEPS = min(int(os.environ.get("SVOT_VERIFIERS_STEPS", "4")), MAX_STEPS)
 
 
@@ -176,14 +177,20 @@ def test_rubric_through_verifiers_eval(stub, tmp_path):
 
 def test_wrong_moves_score_zero(stub, tmp_path):
     eid = "SVoT/Maze-5x5-v0"
-    seed, plan = next((s, p) for s in range(64) if len(p := plan_of(eid, s)) >= 2)  # one move cannot win
+    found = [(s, p) for s in range(64) if len(p := plan_of(eid, s)) >= 3][:2]  # two moves cannot win
+    (seed, plan), (mute, _) = found
     wrong = next(w for w in ("move up", "move down", "move left", "move right") if w != plan[0])
-    stub.scripts[f"{eid}#{seed}"] = [wrong]  # a legal move off the plan; max_turns=1 ends the episode there
-    (trace,) = evaluate(stub, tmp_path, [eid], [seed], max_turns=1).values()
+    stub.scripts[f"{eid}#{seed}"] = [wrong, wrong]  # legal moves off the plan
+    stub.scripts[f"{eid}#{mute}"] = []  # never an action ("I give up."): refused, every reply counts a turn
+    traces = evaluate(stub, tmp_path, [eid], [seed, mute], max_turns=2)
+    trace = traces[f"{eid}#{seed}"]
     assert trace.rewards["success"].score == 0.0 and trace.reward == pytest.approx(0.1)  # format 1, weight 0.1
-    assert trace.metrics["steps_over_plan"] == 0.0 and trace.metrics["turns"] == 1
+    assert trace.metrics["steps_over_plan"] == 0.0 and trace.metrics["turns"] == 2
     turns = trace.info["svot"]["turns"]
-    assert len(turns) == 1 and turns[0]["truncated"] and not turns[0]["success"]
+    assert len(turns) == 2 and turns[-1]["truncated"] and not turns[-1]["success"]
+    silent = traces[f"{eid}#{mute}"]
+    assert silent.reward == 0.0 and silent.metrics["invalid_turns"] == 2 and silent.metrics["turns"] == 0
+    assert [t["error"] is not None for t in silent.info["svot"]["turns"]] == [True, True]
 
 
 def conformance_ids() -> list[str]:
