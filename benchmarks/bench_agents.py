@@ -14,7 +14,7 @@ episode ends, each reset with its own seed as the adapters do; time in reset() l
 * ``x step``: turn-png over step.
 
 * ``server us`` (``--server``, the agents extra): the text turn through svot's OpenEnv server on 127.0.0.1
-  (``python -m svot.agents.openenv_env`` in a subprocess) and its WebSocket client, round trip included.
+  (``svot serve`` in a subprocess) and its WebSocket client, round trip included.
 
 Goal (issue 46): under 1 ms (1000 us) per turn in-process, so the env is never the bottleneck of a model loop.
 No threshold is asserted: this prints numbers.
@@ -90,7 +90,7 @@ def _serve() -> tuple[subprocess.Popen, str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "svot.agents.openenv_env", "--port", str(port), "--lifetime", "600"],
+    proc = subprocess.Popen([sys.executable, "-m", "svot", "serve", "--port", str(port), "--lifetime", "600"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120

@@ -161,8 +161,8 @@ def _every_size(domains: list[str], secs: float, seed: int) -> int:
                 print(f"{eid.removeprefix('SVoT/'):<28}{_fmt(r['rate']):>9}{r['reset_ms']:>9.3f}{per_episode:>9.0f}"
                       f"{_fmt(fl['rate']):>11}{ratios[-1][0]:>10.2f}")
     low = min(ratios)
-    below = [f"{e.removeprefix('SVoT/')} {v:.2f}" for v, e in sorted(ratios) if v < 1.0]
-    print(f"targets, every size: single/FL lowest {low[0]:.2f} ({low[1].removeprefix('SVoT/')}) [>= 1.0]; "
+    below = [f"{e.removeprefix('SVoT/')} {v:.2f}" for v, e in sorted(ratios) if v < 0.8]
+    print(f"targets, every size: single/FL lowest {low[0]:.2f} ({low[1].removeprefix('SVoT/')}) [>= 0.8]; "
           f"below: {', '.join(below) if below else 'none'}")
     return 0
 
@@ -271,9 +271,10 @@ def main(argv=None) -> int:
             v = vals[i - 1]
             return "-" if v != v else f"{fmt(v)} ({name})"
 
-        # one line, the issue's targets in its order (issue 19: 1 default make, 2 rl, 3 vector)
+        # one line, the issues' targets (issue 19: 1 default make, 2 rl, 3 vector; issue 45 lowered the
+        # default make's to 0.8: each reset samples from its own child Generator, nothing carried)
         print(
-            f"targets, lowest of this run: single/FL {worst(1, lambda v: f'{v:.2f}')} [>= 1.0]; "
+            f"targets, lowest of this run: single/FL {worst(1, lambda v: f'{v:.2f}')} [>= 0.8]; "
             f"rl/FL {worst(2, lambda v: f'{v:.2f}')} [>= 2.0]; vector {worst(3, _fmt)} [>= 5M at {args.num_envs} envs]; "
             f"engine x {worst(4, lambda v: f'{v:.0f}')} [>= 50]; rgb fps {worst(5, _fmt)} at the largest size"
         )

@@ -5,9 +5,9 @@ For each domain at every Table 5 size (``--largest``: the largest only), ID and 
 * ``setup ms``   — grounding the domain once for that size (shared by every later problem);
 * ``problems/s`` — solvable problems per second from ``svot.problem_gen.generate`` (sampling,
   rejection, solvability search, plan, replay verification), one process, one core;
-* ``reset/s``    — the same with ``plan=False``, what an env's ``reset()`` draws (FrozenLake,
-  Pacman, Gather and the walled mazes skip the plan: their layouts are solvable without a search;
-  Sokoban's search gives only its verdict);
+* ``reset/s``    — ``svot.problem_gen.sample``, what an env's ``reset()`` draws (its problem and plan
+  are built when read: FrozenLake, Pacman, Gather and the walled mazes need no search; Sokoban's
+  search gives only its verdict; Maze's is breadth-first search);
 * ``attempts``   — layouts drawn per kept problem (Sokoban rejects most: 3 blocks on 6x6);
 * ``plan``       — mean plan length.
 
@@ -34,7 +34,7 @@ import numpy as np
 
 from svot.envs.registration import env_id
 from svot.pddl import load_domain
-from svot.problem_gen import PARAMS, generate
+from svot.problem_gen import PARAMS, draw_rng, generate, sample
 from svot.problem_gen.grounding import shared_grounding
 
 
@@ -66,12 +66,12 @@ def main(argv=None) -> int:
         setup_ms = 1000 * (time.perf_counter() - t)
         for split in ("id", "ood"):
             rng = np.random.default_rng([args.seed, size, split == "ood"])
-            generate(domain, size, split, rng)  # warm
+            generate(domain, size, split, draw_rng(rng))  # warm (each problem from its own Generator, as a reset)
             done, attempts, plan = 0, 0, 0
             start = time.perf_counter()
             deadline = start + budget
             while True:
-                g = generate(domain, size, split, rng)
+                g = generate(domain, size, split, draw_rng(rng))
                 done += 1
                 attempts += g.params["attempts"]
                 plan += len(g.plan)
@@ -79,10 +79,10 @@ def main(argv=None) -> int:
                 if now >= deadline:
                     break
             rate = done / (now - start)
-            generate(domain, size, split, rng, plan=False)  # warm (Sokoban's first loads its compiled search)
+            sample(domain, size, split, draw_rng(rng))  # warm (Sokoban's first loads its compiled search)
             lazy, start = 0, time.perf_counter()
             while True:
-                generate(domain, size, split, rng, plan=False)
+                sample(domain, size, split, draw_rng(rng))
                 lazy += 1
                 now = time.perf_counter()
                 if now >= start + budget:

@@ -1,31 +1,25 @@
-"""Where a Sokoban reset's time goes: the sampler's parts, per kept problem (no thresholds).
+"""Where a Sokoban reset's time goes: the sampler's parts, per kept problem.
 
-A Sokoban env's reset draws one solvable problem with
-``svot.domains.sokoban.generator.draw_bits`` (``generate(..., plan=False)``'s very draws and
-verdicts). Sokoban OOD is where issue 19's 2,000 problems/s target is not met, and this script
-prints the table ``docs/speed.md`` ("Sokoban OOD: where a reset goes") gives, for each size and
-split asked:
+A Sokoban env's reset draws one solvable problem with ``svot.problem_gen.sample`` on a fresh child
+Generator (:func:`svot.problem_gen.draw_rng`), as ``svot.domains.sokoban.generator.sample`` draws it.
+This script prints the table ``docs/speed.md`` ("Sokoban OOD: where a reset goes") gives, for each
+size and split asked:
 
-* ``draws``: layouts drawn per kept problem (numpy's shuffle of the grid's cells);
-* ``after 1-3``: of those, the draws the screen lets through (Claims 1-3 in numpy; Claims 1-2 where
-  the sampler screens draw by draw), each then asked Claim 4 where the sampler asks it, and searched
-  if Claim 4 does not refuse it;
-* ``draws ms`` and ``screen ms``: the shuffles (a rewind's replayed rows included) and the numpy
-  screen, per kept problem (where the sampler screens draw by draw instead, as on ID's few draws,
-  that screening counts in ``loop ms``);
-* ``claim 4 ms``: the one-block games;
+* ``draws``: layouts drawn per kept problem (numpy's shuffle of the grid's cells), up to the kept one;
+* ``after 1-3``: of those, the draws the screen lets through (Claims 1-3 in numpy on large batches,
+  Claims 1-2 draw by draw on small ones), each then searched;
+* ``draws ms`` and ``screen ms``: the shuffles (a batch at a time, rows past the kept one included)
+  and the screens, per kept problem;
 * ``unsolv.`` / ``states``: verdict searches that found no goal state, and the states each saw;
   ``solv. states``: states seen by the search that found one (one per kept problem);
 * ``search ms``: the verdict searches, their setup included;
-* ``loop ms``: the rest of the reset (rewinds, the draw's bits, the kept draw's state);
-* ``timed ms``: the reset, all told, with the parts' timers (the times before it add up to it);
-* ``reset ms`` and ``resets/s``: as many resets again without the timers.
+* ``loop ms``: the rest of the reset's sampling (the child Generator, the draw's bits, the Draw);
+* ``timed ms``: all of it, with the parts' timers (the times before it add up to it);
+* ``reset ms`` and ``resets/s``: as many samples again without the timers.
 
-Each part is timed by wrapping the generator's own functions for the run (module attributes,
-read at call time, put back after it): each wrapped call adds two ``perf_counter`` reads and a call,
-well under a microsecond, which the ``timed ms`` - ``reset ms`` difference shows. The resets run on
-``numpy.random.default_rng([seed, size, ood])`` after ``--warm`` untimed ones; times are wall clock
-(``perf_counter``: ``process_time`` costs half a microsecond a read here), so run it on an idle machine.
+Each part is timed by wrapping the generator's own functions for the run (module attributes, read at
+call time, put back after it). The children come from ``numpy.random.default_rng([seed, size, ood])``
+after ``--warm`` untimed samples; times are wall clock, so run it on an idle machine.
 
 Usage: ``python benchmarks/bench_sokoban_reset.py [--sizes 5,6] [--splits ood] [--resets N] [--seed S]``
 """
@@ -40,111 +34,87 @@ import numpy as np
 
 from svot.domains.sokoban import generator
 from svot.engine import region_kernel
-from svot.problem_gen import draws
+from svot.problem_gen import draw_rng, sample
+
+PARTS = (("_draw_rows", "draws"), ("_screened", "screen"), ("_search_bits", "search"))
 
 
 class _Parts:
     """Timers and counters around the sampler's parts (installed by :meth:`wrap`, removed by :meth:`unwrap`)."""
 
     def __init__(self):
-        self.seconds = dict.fromkeys(("draws", "screen", "claim4", "search"), 0.0)
+        self.seconds = dict.fromkeys(("draws", "screen", "search"), 0.0)
         self.calls = dict.fromkeys(("examined", "unsolvable", "solvable", "attempts"), 0)
         self.states = {"unsolvable": 0, "solvable": 0}
-        self._saved: list[tuple[object, str, object]] = []
+        self._saved: list[tuple[str, object]] = []
 
     def wrap(self) -> None:
         clock = time.perf_counter
         seconds, calls, states = self.seconds, self.calls, self.states
-        in_batch = [False]  # the carried path's batches run the screen inside their own timer
 
         def timed(name, f):
             def run(*args, **kwargs):
                 start = clock()
                 try:
-                    return f(*args, **kwargs)
+                    out = f(*args, **kwargs)
+                    return list(out) if name == "screen" else out  # a lazy screen runs inside its timer
                 finally:
                     seconds[name] += clock() - start
 
             return run
 
-        def batch(*args, **kwargs):
-            start, in_batch[0] = clock(), True
-            try:
-                return draw_batch(*args, **kwargs)
-            finally:
-                in_batch[0] = False
-                seconds["draws"] += clock() - start
+        def counted(f):
+            def search(*args, **kwargs):
+                result = f(*args, **kwargs)
+                kind = "solvable" if result.solved else "unsolvable"
+                calls[kind] += 1
+                states[kind] += result.states
+                calls["examined"] += 1
+                return result
 
-        def screen(*args, **kwargs):
-            start = clock()
-            try:
-                return surviving_rows(*args, **kwargs)
-            finally:
-                took = clock() - start
-                seconds["screen"] += took
-                if in_batch[0]:
-                    seconds["draws"] -= took
+            return search
 
-        search = generator._search_bits
+        def kept(f):
+            def run(*args, **kwargs):
+                out = f(*args, **kwargs)
+                calls["attempts"] += out[2]
+                return out
 
-        def counted_search(*args, **kwargs):
-            result = search(*args, **kwargs)
-            kind = "solvable" if result.solved else "unsolvable"
-            calls[kind] += 1
-            states[kind] += result.states
-            return result
+            return run
 
-        initial_bits = generator.initial_bits
+        for name, part in PARTS:
+            f = getattr(generator, name)
+            self._install(name, timed(part, counted(f) if part == "search" else f))
+        self._install("kept_draw", kept(generator.kept_draw))
 
-        def counted_initial_bits(*args, **kwargs):  # read once for each draw the screen lets through
-            calls["examined"] += 1
-            return initial_bits(*args, **kwargs)
-
-        kept_draw = generator._kept_draw
-
-        def counted_kept_draw(*args, **kwargs):
-            out = kept_draw(*args, **kwargs)
-            calls["attempts"] += out[2]
-            return out
-
-        draw_batch, surviving_rows = draws._draw_batch, generator.surviving_rows
-        self._install(draws, "_draw_batch", batch)
-        # the rows drawn without carrying (ID's block count is drawn anew per problem) and rewinds' replays
-        self._install(draws, "permutation_rows", timed("draws", draws.permutation_rows))
-        self._install(generator, "surviving_rows", screen)
-        self._install(generator, "_refuses", timed("claim4", generator._refuses))
-        self._install(generator, "initial_bits", counted_initial_bits)
-        self._install(generator, "_search_bits", timed("search", counted_search))
-        self._install(generator, "_kept_draw", counted_kept_draw)
-
-    def _install(self, module, name: str, f) -> None:
-        self._saved.append((module, name, getattr(module, name)))
-        setattr(module, name, f)
+    def _install(self, name: str, f) -> None:
+        self._saved.append((name, getattr(generator, name)))
+        setattr(generator, name, f)
 
     def unwrap(self) -> None:
-        for module, name, f in reversed(self._saved):
-            setattr(module, name, f)
+        for name, f in reversed(self._saved):
+            setattr(generator, name, f)
         self._saved.clear()
 
 
 def measure(size: int, split: str, resets: int, warm: int, seed: int) -> dict:
-    """One row of the table: the parts of ``resets`` resets of ``draw_bits``, per kept problem, then the
-    reset's time without the timers (as many resets again, continuing the same generator)."""
-    rng = np.random.default_rng([seed, size, split == "ood"])
+    """One row of the table: the parts of ``resets`` samples, per kept problem, then the sample's time
+    without the timers (as many samples again, continuing the same parent Generator)."""
+    parent = np.random.default_rng([seed, size, split == "ood"])
     for _ in range(warm):
-        generator.draw_bits(size, split, rng)
+        sample("sokoban", size, split, draw_rng(parent))
     parts = _Parts()
     parts.wrap()
     try:
         start = time.perf_counter()
         for _ in range(resets):
-            generator.draw_bits(size, split, rng)
+            sample("sokoban", size, split, draw_rng(parent))
         total = time.perf_counter() - start
     finally:
         parts.unwrap()
     start = time.perf_counter()
     for _ in range(resets):
-        generator.draw_bits(size, split, rng)
+        sample("sokoban", size, split, draw_rng(parent))
     plain = time.perf_counter() - start
     sec, calls = parts.seconds, parts.calls
     ms = {k: 1000 * v / resets for k, v in sec.items()}
@@ -153,7 +123,6 @@ def measure(size: int, split: str, resets: int, warm: int, seed: int) -> dict:
         "after 1-3": calls["examined"] / resets,
         "draws ms": ms["draws"],
         "screen ms": ms["screen"],
-        "claim 4 ms": ms["claim4"],
         "unsolv.": calls["unsolvable"] / resets,
         "states": parts.states["unsolvable"] / max(calls["unsolvable"], 1),
         "solv. states": parts.states["solvable"] / max(calls["solvable"], 1),
@@ -167,7 +136,7 @@ def measure(size: int, split: str, resets: int, warm: int, seed: int) -> dict:
 
 COLUMNS = (
     ("draws", "{:>8.1f}"), ("after 1-3", "{:>10.2f}"), ("draws ms", "{:>9.3f}"), ("screen ms", "{:>10.3f}"),
-    ("claim 4 ms", "{:>11.3f}"), ("unsolv.", "{:>8.2f}"), ("states", "{:>7.0f}"), ("solv. states", "{:>13.0f}"),
+    ("unsolv.", "{:>8.2f}"), ("states", "{:>7.0f}"), ("solv. states", "{:>13.0f}"),
     ("search ms", "{:>10.3f}"), ("loop ms", "{:>8.3f}"), ("timed ms", "{:>9.3f}"), ("reset ms", "{:>9.3f}"),
     ("resets/s", "{:>9,.0f}"),
 )
@@ -182,7 +151,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     head = f"{'size':>6}{'split':>6}" + "".join(f"{name:>{len(fmt.format(0.0))}}" for name, fmt in COLUMNS)
-    print(f"Sokoban reset (draw_bits), per kept problem, {args.resets} resets a row (wall clock), seed {args.seed}")
+    print(f"Sokoban reset (sample), per kept problem, {args.resets} resets a row (wall clock), seed {args.seed}")
     print(f"verdict search: {region_kernel.status()}")
     print(head)
     print("-" * len(head))

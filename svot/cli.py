@@ -29,12 +29,20 @@ from pathlib import Path
 from typing import Callable
 
 from svot._version import __version__
+from svot.atomic import atomic_write_text
+from svot.numbers import argparse_float, argparse_int, is_ascii_digits, parse_int
 from svot.cli_support import (EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NOTHING_SCORED,  # noqa: F401
                               EXIT_USAGE, CLIError, check_writable)
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but an error is one line (no usage dump) and exits with status 2."""
+    """argparse, but an error is one line (no usage dump) and exits with status 2, and ``type=int`` /
+    ``type=float`` read ASCII digits only (:mod:`svot.numbers`: ``int('٣')`` is 3, ``'²'.isdigit()``)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("type", int, argparse_int)
+        self.register("type", float, argparse_float)
 
     def error(self, message: str):  # noqa: D401 - argparse's hook
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
@@ -68,7 +76,8 @@ def command(name: str, help: str) -> Callable[[Callable], Command]:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--debug", action="store_true", help="show tracebacks instead of one-line errors")
-    p.add_argument("--quiet", action="store_true", help="no progress bar (it is off anyway when stderr is not a terminal)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar and no summary table: only the closing line (what was written) and errors")
 
 
 def _csv(text: str) -> list[str]:
@@ -78,10 +87,7 @@ def _csv(text: str) -> list[str]:
 def _int_list(text: str, what: str) -> list[int]:
     out = []
     for x in _csv(text):
-        try:
-            out.append(int(x))
-        except ValueError:
-            raise CLIError(f"{what}: {x!r} is not an integer") from None
+        out.append(parse_int(x, what=what, error=CLIError))
     return out
 
 
@@ -89,12 +95,12 @@ def _maps_per_split(text: str | None):
     if text is None:
         return None
     text = text.strip()
-    if text.isdigit():
+    if is_ascii_digits(text):
         return int(text)
     out = {}
     for item in _csv(text):
         split, sep, n = item.partition("=")
-        if not sep or not n.strip().isdigit():
+        if not sep or not is_ascii_digits(n.strip()):
             raise CLIError(f"--maps-per-split: expected N or split=N,... (e.g. train=10,val=2), got {item!r}")
         out[split.strip()] = int(n)
     return out
@@ -162,7 +168,8 @@ def _export(args: argparse.Namespace) -> int:
         engine=args.engine,
         address=args.address,
     )
-    print(result.summary())
+    if not args.quiet:
+        print(result.summary())
     print(f"wrote {len(result.manifest['files'])} files and {result.out / 'manifest.json'}")
     return 0
 
@@ -214,10 +221,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     print(report.tables(max_issues=args.max_issues))
     if args.json:
         out = Path(args.json)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(json.dumps(report.to_dict(), indent=2) + "\n")
-        tmp.replace(out)
+        atomic_write_text(out, json.dumps(report.to_dict(), indent=2) + "\n")  # fresh O_EXCL|O_NOFOLLOW temp file
         print(f"wrote {out}")
     if report.scored == 0:
         sys.stderr.write(f"svot evaluate: error: none of the {report.lines} prediction records matched an "
@@ -241,17 +245,19 @@ def _pddl_args(p: argparse.ArgumentParser) -> None:
                         "positive: negative preconditions compiled away (pyperplan and other STRIPS planners)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--allow-any-size", action="store_true", help="allow sizes outside Table 5")
+    p.add_argument("--overwrite", action="store_true", help="replace a previous svot pddl export in --out")
 
 
 @_pddl_args.runner
 def _pddl(args: argparse.Namespace) -> int:
     # lazy: this command's packages load only when it runs, so that `svot --version` and `svot -h` stay fast
-    from svot.problem_gen.planner_files import export_planner_files, generate_for_seeds, parse_seeds
+    from svot.problem_gen.planner_files import export_planner_files, generate_for_seeds, parse_seeds, prepare_out
 
     split = "ood" if args.ood else "id"
     seeds = parse_seeds(args.seeds)
+    prepare_out(args.out, overwrite=args.overwrite)  # before the work: a file, a foreign folder, a previous export
     generated = generate_for_seeds(args.domain, args.size, split, seeds, allow_any_size=args.allow_any_size)
-    manifest = export_planner_files(generated, args.form, args.out)
+    manifest = export_planner_files(generated, args.form, args.out, overwrite=args.overwrite)
     print(f"wrote domain.pddl and {len(manifest['problems'])} problem/plan pairs ({args.form} form) to {args.out}")
     return 0
 
@@ -273,6 +279,30 @@ def _rulemaze(args: argparse.Namespace) -> int:
     from svot.rulemaze.cli import run
 
     return run(args)
+
+
+# --------------------------------------------------------------------------- serve
+
+
+@command("serve", "serve episodes of every registered id to agents over OpenEnv (the agents extra; docs/agents.md)")
+def _serve_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--max-sessions", type=int, default=64, help="concurrent sessions (default 64)")
+    p.add_argument("--observation", choices=("text", "image", "both"), default="text", help="what a turn returns")
+    p.add_argument("--image-size", type=int, default=128, help="image side in pixels (default 128)")
+    p.add_argument("--lifetime", type=float, default=None, help="stop after this many seconds (tests)")
+
+
+@_serve_args.runner
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from svot.agents.openenv_env import serve  # the agents extra (openenv-core)
+    except ImportError as exc:
+        raise CLIError(f"svot serve needs the agents extra: pip install 'svot[agents]' ({exc})") from None
+    serve(host=args.host, port=args.port, max_sessions=args.max_sessions, observation=args.observation,
+          image_size=args.image_size, lifetime=args.lifetime)
+    return 0
 
 
 # --------------------------------------------------------------------------- main

@@ -6,7 +6,7 @@ A new domain needs (see README, "Adding a domain"):
    ``; (:actions ...)`` line);
 2. a :class:`~svot.domains.DomainSpec` subclass: ``pddl`` (the file's path),
    ``kinds``, ``fields``, ``problem_from_state``, ``state_dict``, ``cell_kinds``;
-3. a generator: an object with ``generate(size, split, rng) -> Generated``;
+3. a generator: an object with ``sample(size, split, rng) -> svot.problem_gen.Draw``;
 4. this call, which registers all three and the Gymnasium ids
    ``SVoT/<Title>-NxN-v0`` and ``SVoT/<Title>-NxN-OOD-v0``.
 

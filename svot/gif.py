@@ -22,6 +22,7 @@ steps + 1 (the return value counts the frames actually written).
 
 from __future__ import annotations
 
+import io
 import itertools
 import os
 from collections.abc import Callable, Sequence
@@ -32,6 +33,7 @@ import gymnasium as gym
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from svot.atomic import atomic_write_bytes
 from svot.errors import ActionError, ConfigError
 from svot.render.image import render_state
 
@@ -225,10 +227,9 @@ def write_gif(frames: Sequence[np.ndarray], path: str | os.PathLike, fps: float 
         raise ConfigError(f"fps must be positive, got {fps!r}")
     duration = max(20, round(1000 / fps / 10) * 10)  # GIF delays are in hundredths of a second
     images = _palette_frames(frames)
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    images[0].save(tmp, format="GIF", save_all=True, append_images=images[1:], duration=duration, loop=loop)
-    os.replace(tmp, path)
+    buf = io.BytesIO()
+    images[0].save(buf, format="GIF", save_all=True, append_images=images[1:], duration=duration, loop=loop)
+    atomic_write_bytes(Path(path), buf.getbuffer())  # a fresh O_EXCL|O_NOFOLLOW temp file, then rename
     distinct = 1 + sum(not np.array_equal(a, b) for a, b in itertools.pairwise(frames))
     return distinct
 

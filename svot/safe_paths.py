@@ -111,6 +111,22 @@ def read_regular(path: str | os.PathLike, *, max_bytes: int, what: str = "file")
         os.close(fd)
 
 
+def open_regular(path: str | os.PathLike, *, what: str = "file"):
+    """A binary file object reading ``path``, a regular file (opened ``O_NONBLOCK``, checked with
+    ``fstat``: a FIFO or device is refused at once); for files read as a stream, unbounded."""
+    p = os.fspath(path)
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise DatasetError(f"{what} {p!r} does not exist") from None
+    except OSError as exc:
+        raise DatasetError(f"cannot open {what} {p!r}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise DatasetError(f"{what} {p!r} is not a regular file; only regular files are read")
+    return os.fdopen(fd, "rb")
+
+
 def open_image(data: bytes, *, max_pixels: int = MAX_IMAGE_PIXELS, what: str = "image"):
     """A loaded PIL image from encoded bytes, its size checked from the header before decoding."""
     with warnings.catch_warnings():

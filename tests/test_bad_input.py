@@ -336,6 +336,7 @@ def _export_into_a_full_disk(tmp: Path):
     """The Arrow writer fails as a full disk makes it fail (ENOSPC), after writing half a file."""
     from unittest import mock
 
+    from svot import atomic
     from svot.dataset import writers
 
     real = writers.write_arrow
@@ -349,12 +350,11 @@ def _export_into_a_full_disk(tmp: Path):
         try:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_file))
         finally:
-            writers._drop(tmp_file)
+            atomic._drop(tmp_file)
 
-    # the module, not the name: svot.dataset's function `export` shadows its submodule, and Python
-    # 3.10's mock.patch resolves a dotted target by getattr (3.11+ imports it)
-    export_module = importlib.import_module("svot.dataset.export")
-    with mock.patch.object(export_module, "write_arrow", full):
+    # every exporter writes its Arrow parts through the orchestrator (svot.dataset.orchestrator)
+    orchestrator = importlib.import_module("svot.dataset.orchestrator")
+    with mock.patch.object(orchestrator, "write_arrow", full):
         return _export(tmp / "out")
 
 

@@ -190,7 +190,7 @@ def test_env_ids_are_registered_whatever_the_import_order(first):
 # render and envs, and nothing below imports them by a module-level import.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("leaves", ("svot._version", "svot._after_import", "svot.errors", "svot.safe_paths", "svot.jsonl", "svot.cli_support",
-                "svot.parallel", "svot.training")),
+                "svot.parallel", "svot.training", "svot.atomic", "svot.numbers", "svot.raster")),
     ("pddl", ("svot.pddl", "svot.domains_pddl")),
     ("engine", ("svot.engine",)),
     ("domains", ("svot.domains",)),

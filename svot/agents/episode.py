@@ -49,6 +49,7 @@ from svot.agents.parsing import ANSWER_FORMATS, parse_turn
 from svot.dataset.records import encode_png
 from svot.envs.registration import env_id as grid_env_id
 from svot.errors import ConfigError, ProblemError, SvotError
+from svot.jsonl import loads
 
 OBSERVATIONS = ("text", "image", "both")
 ROW_KEYS = ("id", "domain", "size", "split", "seed", "problem_pddl", "rule", "maze")
@@ -318,7 +319,7 @@ class AgentEpisode:
 
     @classmethod
     def from_json(cls, text: str) -> "AgentEpisode":
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(loads(text))  # svot.jsonl: any nesting a ValueError, never RecursionError
 
     def close(self) -> None:
         if self._driver is not None:

@@ -24,7 +24,6 @@ episode's own short errors (``observation.error``) and change nothing.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import base64
 from typing import Any, Optional
@@ -180,29 +179,22 @@ class SVoTEnvClient(EnvClient[SVoTAction, SVoTObservation, SVoTState]):
         raise AssertionError("unreachable")
 
 
-def main(argv=None) -> None:
+def serve(*, host: str = "127.0.0.1", port: int = 8000, max_sessions: int = MAX_SESSIONS, observation: str = "text",
+          image_size: int = 128, lifetime: float | None = None) -> None:
+    """Serve svot episodes over OpenEnv (WebSocket ``/ws``, HTTP ``/health``) until stopped, or for ``lifetime``
+    seconds (tests). ``svot serve`` calls this."""
     import uvicorn  # openenv-core brings it (the agents extra)
 
-    ap = argparse.ArgumentParser(description="Serve svot episodes over OpenEnv (WebSocket /ws, HTTP /health)")
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=8000)
-    ap.add_argument("--max-sessions", type=int, default=MAX_SESSIONS)
-    ap.add_argument("--observation", choices=OBSERVATIONS, default="text")
-    ap.add_argument("--image-size", type=int, default=128)
-    ap.add_argument("--lifetime", type=float, default=None, help="stop after this many seconds (tests)")
-    a = ap.parse_args(argv)
-    app = make_app(EpisodeConfig(observation=a.observation, image_size=a.image_size), a.max_sessions)
-    server = uvicorn.Server(uvicorn.Config(app, host=a.host, port=a.port, log_level="warning"))
-    if a.lifetime is not None:
-        async def run():
-            task = asyncio.create_task(server.serve())
-            await asyncio.sleep(a.lifetime)
-            server.should_exit = True
-            await task
-        asyncio.run(run())
-    else:
+    app = make_app(EpisodeConfig(observation=observation, image_size=image_size), max_sessions)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    if lifetime is None:
         server.run()
+        return
 
+    async def run():
+        task = asyncio.create_task(server.serve())
+        await asyncio.sleep(lifetime)
+        server.should_exit = True
+        await task
 
-if __name__ == "__main__":
-    main()
+    asyncio.run(run())

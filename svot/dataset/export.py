@@ -307,6 +307,10 @@ class SvotExport:
     def folders(self) -> list[str]:
         return [dataset_name(d, n) for d, n in self.cfg.targets]
 
+    def top_files(self) -> list[str]:
+        """The dataset card: a user's own README.md in ``out`` is replaced only with ``--overwrite``."""
+        return [CARD]
+
     def saved_stats(self, manifest: dict):
         for name, ds in manifest.get("datasets", {}).items():
             for split, st in ds.get("splits", {}).items():

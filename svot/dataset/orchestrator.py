@@ -161,7 +161,10 @@ def _run(product: Product, out: Path, workers: int, resume: bool, overwrite: boo
         for folder, split, st in product.saved_stats(manifest):
             atomic_write_json(out / PARTS / "stats" / folder / f"{split}.json", st)
 
-    prepare_output(out, product.fingerprint(), [out / f for f in product.folders()], resume, overwrite, restore)
+    # a product's own top-level files (its card): a user's file of that name is kept unless --overwrite
+    own_files = getattr(product, "top_files", tuple)()
+    prepare_output(out, product.fingerprint(), [out / f for f in product.folders()], resume, overwrite, restore,
+                   own_files=own_files)
     verified = recorded(out)  # finished files whose sha256 prepare_output has just checked
     works = product.splits()
     for w in works:

@@ -44,7 +44,8 @@ except ImportError:  # Windows: no flock; exports there are not guarded
     fcntl = None
 
 from svot.dataset.writers import TMP_SUFFIX, atomic_write_json, read_arrow, sha256_file
-from svot.errors import ConfigError, DatasetError
+from svot.errors import ConfigError, DatasetError, SvotError
+from svot.jsonl import read_json_file
 from svot.safe_paths import OutsideRootError, contained, remove_within
 
 PARTS = ".parts"
@@ -66,8 +67,8 @@ def remove(path: Path) -> None:
 def read_json_object(path: Path) -> dict | None:
     """The JSON object in ``path``; None when it is missing, unreadable, not JSON or not an object."""
     try:
-        value = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
+        value = read_json_file(path)  # regular, bounded, any nesting an error
+    except SvotError:
         return None
     return value if isinstance(value, dict) else None
 
@@ -201,8 +202,13 @@ def prepare_output(
     resume: bool,
     overwrite: bool,
     restore_stats: Callable[[dict], None],
+    own_files: Iterable[str] = (),
 ) -> None:
     """Make ``out`` ready for an export with arguments ``fingerprint``.
+
+    ``own_files``: names of files the export writes directly in ``out`` (the dataset card). One
+    that is already there, but neither listed in the manifest of an svot export in ``out`` nor
+    beside an unfinished one (``.parts``), is the user's: it is replaced only with ``overwrite``.
 
     ``restore_stats(manifest)`` is called when resuming a *finished* export, to
     write its per-split stats back under ``.parts`` (the summary is rebuilt
@@ -223,6 +229,18 @@ def prepare_output(
             "pass --resume to continue it or --overwrite to replace it"
         )
     manifest = read_json_object(manifest_path) if os.path.lexists(manifest_path) else None
+    readable = isinstance(manifest, dict) and isinstance(manifest.get("arguments"), dict)
+    listed = manifest.get("files") if readable else None
+    listed = listed if isinstance(listed, dict) else {}
+    # an unfinished export (.parts) may have written its card just before it stopped; a damaged
+    # manifest cannot say what is ours: only a readable manifest, or no export at all, can make it foreign
+    unknown = not readable and (os.path.isdir(out / PARTS) or os.path.lexists(manifest_path))
+    foreign = [name for name in own_files if os.path.lexists(out / name) and name not in listed and not unknown]
+    if foreign and not overwrite:
+        raise DatasetError(
+            f"output directory {str(out)!r} holds {foreign[0]}, which no svot export there wrote; the export "
+            "writes its own there: pass --overwrite to replace it, or choose another --out"
+        )
     if overwrite:
         files = manifest.get("files") if manifest else None
         for rel in files if isinstance(files, dict) else ():

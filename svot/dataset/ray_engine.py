@@ -36,6 +36,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from svot.errors import ConfigError
+from svot.numbers import small_int
 from svot.dataset.writers import atomic_write_bytes
 
 ENGINES = ("local", "ray")
@@ -67,10 +68,11 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
     if "://" in address or address == "auto":
         return
     host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit():
+    number = small_int(port, 5) if sep else None  # ASCII digits only (svot.numbers)
+    if number is None:
         raise ConfigError(f"--address: expected host:port (or auto), got {address!r}")
     try:
-        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=timeout).close()
+        socket.create_connection((host.strip("[]") or "127.0.0.1", number), timeout=timeout).close()
     except OSError as exc:
         raise ConfigError(
             f"no Ray cluster answers at {address!r} ({exc.strerror or exc}); start one with `ray start --head` "

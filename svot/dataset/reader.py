@@ -33,7 +33,6 @@ cannot be read as an export is a :class:`~svot.errors.DatasetError` naming it.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +45,7 @@ import pyarrow.parquet as pq
 from svot.dataset.spec import SPLIT_NAMES, SPLITS, TABLE5_SIZES
 from svot.domains import get_spec
 from svot.errors import DatasetError
-from svot.jsonl import iter_lines, loads, split_lines
+from svot.jsonl import iter_lines, loads, read_json_file
 from svot.render.labels import label_grid
 from svot.safe_paths import MAX_IMAGE_BYTES, contained, read_regular
 
@@ -204,10 +203,7 @@ def read_export_info(data_dir: str | Path) -> dict:
     path = Path(data_dir) / "manifest.json"
     if not path.is_file():
         return {}
-    try:
-        manifest = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise DatasetError(f"{path}: cannot read the manifest: {exc}") from None
+    manifest = read_json_file(path, what="the manifest")  # regular, bounded, any nesting an error
     args = manifest.get("arguments") or {}
     return {
         k: v
@@ -226,7 +222,7 @@ def read_export_info(data_dir: str | Path) -> dict:
 
 def json_value(value):
     """A JSON-encoded column (``state``, ``goal``) decoded; a value already decoded as is."""
-    return json.loads(value) if isinstance(value, str) else value
+    return loads(value) if isinstance(value, str) else value
 
 
 def png_bytes(value) -> bytes | None:
@@ -344,15 +340,12 @@ def _parquet_instance_rows(src: SplitSource, pick, purpose: str) -> tuple[int, l
 
 def _jsonl_instance_rows(src: SplitSource, pick, purpose: str) -> tuple[int, list[InstanceRow]]:
     split_dir = src.path.parent
-    try:
-        lines = [ln for ln in split_lines(src.path.read_text(encoding="utf-8")) if ln.strip()]
-    except OSError as exc:
-        raise DatasetError(f"{src.path}: cannot read: {exc}") from None
+    lines = [ln for _, ln in iter_lines(src.path) if ln.strip()]  # a regular file only (rule 1)
     what = f"{src.path}: image"
     out = []
     for i in range(len(lines)) if pick is None else pick(len(lines)):
         try:
-            row = json.loads(lines[i])
+            row = loads(lines[i])
         except ValueError as exc:
             raise DatasetError(f"{src.path}:{i + 1}: not JSON: {exc}") from None
         _require_instances_view(row, src.path, purpose)

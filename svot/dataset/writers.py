@@ -1,9 +1,10 @@
 """Files on disk: atomic writes, deterministic Parquet, the ImageFolder (JSONL + PNG) layout, sha256.
 
-Every file is written to a fresh ``<name>.tmp`` (whatever had that name,
-a link included, is removed first), fsynced, and ``os.replace``d into place,
-so an interrupted export or a crash never leaves a half-written file under
-its final name.
+Every file is written by :func:`svot.atomic.atomic_write_bytes`: a fresh
+``<name>.tmp`` (whatever had that name, a link included, is removed first;
+``O_EXCL | O_NOFOLLOW``), fsynced, and ``os.replace``d into place, so an
+interrupted export or a crash never leaves a half-written file under its final
+name.
 Parquet files are written by pyarrow with a fixed row-group size, compression
 and format version; nothing time- or host-dependent goes into them (pyarrow's
 ``created_by`` string names its version only), so the same rows give the same
@@ -14,12 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+# the one atomic writer (fresh O_EXCL|O_NOFOLLOW temp file, fsync, rename), re-exported for the exporters
+from svot.atomic import TMP_SUFFIX, atomic_write_bytes, atomic_write_json, tmp_path  # noqa: F401
 from svot.dataset.records import png_name
+from svot.safe_paths import open_regular
 
 ROW_GROUP_SIZE = 64
 PARQUET_OPTIONS = dict(
@@ -31,53 +35,6 @@ PARQUET_OPTIONS = dict(
     use_dictionary=True,
     write_statistics=True,
 )
-TMP_SUFFIX = ".tmp"
-
-
-def tmp_path(path: Path) -> Path:
-    return path.with_name(path.name + TMP_SUFFIX)
-
-
-def _drop(tmp: Path) -> None:
-    """Remove a half-written ``.tmp`` file after a failed write (disk full...), if it is there."""
-    try:
-        os.unlink(tmp)
-    except OSError:
-        pass
-
-
-def _fresh_tmp(path: Path) -> Path:
-    """The ``.tmp`` name of ``path``, with anything already there (a link, a stale file) removed first,
-    so that the write creates a new file rather than following a link or truncating a stranger's file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = tmp_path(path)
-    if os.path.lexists(tmp):
-        os.unlink(tmp)
-    return tmp
-
-
-def _open_new(tmp: Path):
-    """A new binary file at ``tmp`` (never a link followed nor an existing file truncated)."""
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0), 0o644)
-    return os.fdopen(fd, "wb")
-
-
-def atomic_write_bytes(path: Path, data) -> None:
-    """Write ``data`` (bytes or any buffer) to ``path`` atomically: a fresh ``.tmp``, fsync, rename."""
-    tmp = _fresh_tmp(path)
-    try:
-        with _open_new(tmp) as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        _drop(tmp)
-        raise
-    os.replace(tmp, path)
-
-
-def atomic_write_json(path: Path, obj) -> None:
-    atomic_write_bytes(path, (json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode())
 
 
 def write_parquet(table: pa.Table, path: Path) -> None:
@@ -154,7 +111,7 @@ def llama_factory_info(split_dir: Path) -> dict:
 
 def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_regular(path) as f:  # a FIFO where a recorded file was is refused, not waited on
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 
 from svot.errors import ProblemError
+from svot.numbers import small_int
 
 DIRECTIONS = ("up", "down", "left", "right")
 DELTAS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
@@ -23,9 +24,10 @@ def cell_name(cell: Cell) -> str:
 @functools.lru_cache(maxsize=65_536)  # a few hundred cell names; read on every state
 def parse_cell(name: str) -> Cell:
     parts = name.split("_")
-    if len(parts) != 3 or parts[0] != "c" or not parts[1].isdigit() or not parts[2].isdigit():
+    row, col = (small_int(parts[1]), small_int(parts[2])) if len(parts) == 3 and parts[0] == "c" else (None, None)
+    if row is None or col is None:  # ASCII digits only (svot.numbers)
         raise ProblemError(f"{name!r} is not a cell object name (expected c_<row>_<col>)")
-    return int(parts[1]), int(parts[2])
+    return row, col
 
 
 def cells(size: int) -> list[Cell]:

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import functools
 import math
-from itertools import compress
 from typing import Iterable
 
 import numpy as np
 
-from svot.domains.drawn import RawDraws, as_list
 from svot.domains.grid import DELTAS, cell_name
 from svot.engine.grounded import bit_indices
 
@@ -50,46 +48,10 @@ def _inner_edges(size: int) -> tuple[tuple[Cell, Cell], ...]:
 
 
 def dfs_perfect_maze(size: int, src: Cell, rng: np.random.Generator) -> set[tuple[Cell, Cell]]:
-    """Phase 1 of Alg. 3: the passages of a perfect maze grown by DFS from ``src``."""
-    passages: set[tuple[Cell, Cell]] = set()
-    neighbours = _grid_neighbours(size)
-    stack = [src]
-    visited = {src}
-    while stack:
-        u = stack[-1]
-        options = [v for v in neighbours[u] if v not in visited]
-        if options:
-            v = options[int(rng.integers(len(options)))]
-            passages.add((min(u, v), max(u, v)))
-            visited.add(v)
-            stack.append(v)
-        else:
-            stack.pop()
-    return passages
-
-
-def _tree_parents(passages: set[tuple[Cell, Cell]], src: Cell) -> dict[Cell, Cell]:
-    """Each cell's parent on the perfect maze's tree rooted at ``src`` (the tree's paths are unique)."""
-    adj: dict[Cell, list[Cell]] = {}
-    for a, b in passages:
-        adj.setdefault(a, []).append(b)
-        adj.setdefault(b, []).append(a)
-    parent = {src: src}
-    todo = [src]
-    while todo:
-        u = todo.pop()
-        for v in adj.get(u, ()):
-            if v not in parent:
-                parent[v] = u
-                todo.append(v)
-    return parent
-
-
-def _tree_path(parent: dict[Cell, Cell], src: Cell, dst: Cell) -> list[Cell]:
-    path = [dst]
-    while path[-1] != src:
-        path.append(parent[path[-1]])
-    return path[::-1]
+    """Phase 1 of Alg. 3: the passages of a perfect maze grown by DFS from ``src`` (the draws of :func:`create_maze`'s)."""
+    t = _maze_tables(size)
+    _parent, opened = _dfs_tree(t, size, src[0] * size + src[1], rng)
+    return {t.pairs[k] for k in range(len(t.pairs)) if opened >> k & 1}
 
 
 def opens_square(passages: set[tuple[Cell, Cell]], wall: tuple[Cell, Cell], size: int) -> bool:
@@ -116,41 +78,34 @@ def loop_removals(n_walls: int, loop_percent: float = LOOP_PERCENT) -> int:
 
 def create_maze(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Generator,
                 loop_percent: float = LOOP_PERCENT) -> tuple[tuple[Cell, Cell], ...]:
-    """Alg. 3 ``CreateMaze``: DFS perfect maze, then loop injection. Returns passages.
+    """Alg. 3 ``CreateMaze``: DFS perfect maze, then loop injection. Returns passages (sorted cell pairs).
 
-    The same steps and draws as :func:`dfs_perfect_maze`, :func:`_tree_parents` and
-    :func:`opens_square` (the reference, ``tests/problem_gen/test_problem_gen_passages_fast.py``), on cell and
-    edge indices (:func:`create_maze_edges`).
+    :func:`create_maze_mask` on cell indices, read back as cell pairs.
     """
-    is_open = create_maze_edges(size, src[0] * size + src[1], [r * size + c for r, c in dsts], rng, loop_percent)
+    opened = create_maze_mask(size, src[0] * size + src[1], [r * size + c for r, c in dsts], rng, loop_percent)
     pairs = _maze_tables(size).pairs
-    return tuple([pairs[k] for k in range(len(pairs)) if is_open[k]])
-
-
-def create_maze_edges(size: int, s: int, dsts: Iterable[int], rng: np.random.Generator,
-                      loop_percent: float = LOOP_PERCENT) -> list[bool]:
-    """:func:`create_maze` on cell indices ``r * N + c``: per inner edge (:func:`inner_edges`'s order), whether
-    it is a passage. A sampler that builds bits per edge reads this, with no cell pairs in between.
-    ``rng``: a numpy Generator, or a :class:`~svot.domains.drawn.RawDraws` (the same values)."""
-    t = _maze_tables(size)
-    plain = type(rng) is np.random.Generator or type(rng) is RawDraws  # whose permutation(0) draws nothing
-    if plain and t.outcomes is not None:
-        mask = _carve_tabled(t, s, dsts, rng, loop_percent)
-        return [mask >> k & 1 == 1 for k in range(len(t.edges))]
-    is_open, parent, opened = _dfs_tree(t, size, s, rng)
-    for group, todo in _loop_groups(t, s, dsts, parent, opened, loop_percent):
-        if group or not plain:
-            _open_loops(group, todo, rng, is_open, t.squares if size > 2 else None)
-    return is_open
+    return tuple([pairs[k] for k in range(len(pairs)) if opened >> k & 1])
 
 
 def create_maze_mask(size: int, s: int, dsts: Iterable[int], rng: np.random.Generator,
                      loop_percent: float = LOOP_PERCENT) -> int:
-    """:func:`create_maze_edges` as an int, edge ``k`` open where bit ``k`` is set (the same draws)."""
+    """Alg. 3 on cell indices ``r * N + c``: the open edges as the bits of an int, edge ``k`` (:func:`inner_edges`'
+    order) open where bit ``k`` is set. Phase 1 is :func:`_dfs_tree`; phase 2 opens ``loop_removals`` of the
+    walls near the tree paths from ``s`` to each dst, then of the others, in a random order, skipping a wall
+    that would open a full 2x2 block (none checked at 2x2 and below, as Alg. 3 reads it)."""
     t = _maze_tables(size)
-    if t.outcomes is not None and (type(rng) is np.random.Generator or type(rng) is RawDraws):
-        return _carve_tabled(t, s, dsts, rng, loop_percent)
-    return sum(compress(t.edge_bits, create_maze_edges(size, s, dsts, rng, loop_percent)))
+    parent, opened = _dfs_tree(t, size, s, rng)
+    blocks = t.square_masks
+    for group, todo in _loop_groups(t, s, dsts, parent, opened, loop_percent):
+        order = rng.permutation(len(group)).tolist()  # drawn even when nothing is to be opened, as Alg. 3 does
+        for i in order:
+            if todo == 0:
+                break
+            if any(opened & block == block for block in blocks[group[i]]):
+                continue  # opening it would open the whole 2x2 block
+            opened |= 1 << group[i]
+            todo -= 1
+    return opened
 
 
 def _loop_groups(t: "_MazeTables", s: int, dsts: Iterable[int], parent, opened: int,
@@ -169,109 +124,23 @@ def _loop_groups(t: "_MazeTables", s: int, dsts: Iterable[int], parent, opened: 
     return tuple((group, loop_removals(len(group), loop_percent)) for group in groups)
 
 
-# Phase 1 as a table on small grids: the depth-first search's course is set by its draws alone, so every
-# course is walked once per start (3x3: 176 in all) and a maze then costs its draws and a lookup per draw.
-_TABLE_MAX_SIZE = 3
-
-
-class _Carved:
-    """One course of phase 1 (:func:`_dfs_tree`'s outcome): ``opened`` (the tree's edges as bits), ``parent``,
-    and ``groups``: per (dsts, loop_percent), :func:`_loop_groups`' groups with their walls' 2x2 blocks as
-    edge masks (``(group, todo, blocks)``, ``blocks[i]`` the masks of ``group[i]``'s other three edges)."""
-
-    __slots__ = ("opened", "parent", "groups")
-
-    def __init__(self, opened: int, parent: list[int]):
-        self.opened, self.parent, self.groups = opened, parent, {}
-
-
-class _Branch(Exception):
-    """A scripted course ran out of choices at a draw among ``k`` moves."""
-
-    def __init__(self, k: int):
-        self.k = k
-
-
-class _Script:
-    """An rng whose ``integers(k)`` gives the scripted choices in turn (``integers(1)`` is 0 and no choice, as
-    numpy's), raising :class:`_Branch` once they run out: :func:`_dfs_tree` itself walks each course."""
-
-    def __init__(self, choices: tuple[int, ...]):
-        self.choices, self.i = choices, 0
-
-    def integers(self, k: int) -> int:
-        if k == 1:
-            return 0
-        if self.i == len(self.choices):
-            raise _Branch(k)
-        self.i += 1
-        return self.choices[self.i - 1]
-
-
-def _course(t: "_MazeTables", size: int, s: int, choices: tuple[int, ...]):
-    """The table node after ``choices``: a :class:`_Carved`, or a tuple of the nodes of each next choice."""
-    try:
-        _is_open, parent, opened = _dfs_tree(t, size, s, _Script(choices))
-    except _Branch as branch:
-        return tuple(_course(t, size, s, choices + (i,)) for i in range(branch.k))
-    return _Carved(opened, parent)
-
-
-def _carve_tabled(t: "_MazeTables", s: int, dsts: Iterable[int], rng, loop_percent: float) -> int:
-    """:func:`create_maze_edges`' open edges as bits, phase 1 read off ``t.outcomes`` (a plain ``rng``: a
-    forced move draws nothing, nor an empty group's permutation)."""
-    node = t.outcomes[s]
-    integers = rng.integers
-    while type(node) is tuple:
-        node = node[integers(len(node))]
-    key = (tuple(dsts), loop_percent)
-    groups = node.groups.get(key)
-    if groups is None:
-        blocks = t.square_masks
-        groups = node.groups[key] = tuple(
-            (group, todo, [blocks[k] for k in group])
-            for group, todo in _loop_groups(t, s, key[0], node.parent, node.opened, loop_percent) if group
-        )
-    mask = node.opened
-    for group, todo, walls in groups:
-        order = rng.permutation(len(group))  # drawn even when nothing is to be opened, as the reference
-        for i in (order if type(order) is list else order.tolist()):
-            if todo == 0:
-                break
-            for block in walls[i]:
-                if mask & block == block:  # opening it would open the whole 2x2 block
-                    break
-            else:
-                mask |= 1 << group[i]
-                todo -= 1
-    return mask
-
-
-def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> tuple[list[bool], list[int], int]:
-    """Phase 1 of Alg. 3 (:func:`dfs_perfect_maze`'s draws): the open edges of the perfect maze (a flag per
-    edge, and the same as the bits of an int) and each cell's parent, recorded as the depth-first search
-    grows it (a perfect maze is a tree, so they are the parents :func:`_tree_parents` finds from ``s``).
-    The unvisited cells are the bits of an int, and ``t.options`` gives a cell's unvisited neighbours in
-    ``DELTAS`` order without a scan. Once every cell is visited the search only backtracks, drawing
-    nothing: it stops there."""
+def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> tuple[list[int], int]:
+    """Phase 1 of Alg. 3: each cell's parent on the perfect maze grown by depth-first search from ``s`` and its
+    open edges as bits. At each step the search draws ``rng.integers(k)`` among the ``k`` unvisited
+    neighbours of the cell on top of the stack, in ``DELTAS`` order (``t.options``), or backtracks. Once every
+    cell is visited it only backtracks, drawing nothing: it stops there."""
     options_of, nbmask = t.options, t.nbmask
     unvisited = ((1 << size * size) - 1) ^ (1 << s)
     parent = [-1] * (size * size)
     parent[s] = s
-    is_open = [False] * len(t.edges)
     opened = 0
     stack = [s]
-    # numpy's Generator.integers(1) returns 0 without drawing (RawDraws' too), so a forced move draws
-    # nothing either way
-    plain = type(rng) is np.random.Generator or type(rng) is RawDraws
-    integers = rng.integers
     while stack:
         u = stack[-1]
         free = unvisited & nbmask[u]
         if free:
             options = options_of[u][free]
-            v, k = options[0] if plain and len(options) == 1 else options[int(integers(len(options)))]
-            is_open[k] = True
+            v, k = options[int(rng.integers(len(options)))]
             opened |= 1 << k
             unvisited ^= 1 << v
             parent[v] = u
@@ -280,37 +149,11 @@ def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> 
             stack.append(v)
         else:
             stack.pop()
-    return is_open, parent, opened
-
-
-def _open_loops(group: list[int], todo: int, rng: np.random.Generator, is_open: list[bool], squares) -> None:
-    """Phase 2 of Alg. 3 on one group of walls: open ``todo`` of them in a random order, skipping a wall
-    that would open a full 2x2 square (``squares``: :class:`_MazeTables`' ``squares``, None: no check).
-    The permutation is drawn even when nothing is to be opened, as the reference draws it."""
-    order = as_list(rng.permutation(len(group)))
-    if todo == 0:
-        return
-    for i in order:
-        k = group[i]
-        if squares is not None and _closes_square(is_open, squares[k]):
-            continue
-        is_open[k] = True
-        todo -= 1
-        if todo == 0:
-            return
-
-
-def _closes_square(is_open: list[bool], squares) -> bool:
-    """Whether one of a wall's 2x2 blocks (``squares``: the other three edges of each) has those three open
-    (a loop over them: a generator expression costs more than the few blocks it checks)."""
-    for e1, e2, e3 in squares:
-        if is_open[e1] and is_open[e2] and is_open[e3]:
-            return True
-    return False
+    return parent, opened
 
 
 def inner_edges(size: int) -> tuple[tuple[Cell, Cell], ...]:
-    """The inner edges of an N×N grid as cell pairs ``(a, b)``, ``a < b``, in :func:`create_maze_edges`'s order."""
+    """The inner edges of an N×N grid as cell pairs ``(a, b)``, ``a < b``, in :func:`create_maze_mask`'s order."""
     return _maze_tables(size).pairs
 
 
@@ -320,11 +163,10 @@ class _MazeTables:
     ``edges``: the inner edges as ``(a, b)`` cell indices, ``a < b``, in :func:`_inner_edges`'s
     (sorted) order, ``pairs`` the same as cells; ``edge_of[a][b]``: an edge's index;
     ``neighbours``: :func:`_grid_neighbours` as indices, ``nbmask`` the same as a bit mask of cells,
-    ``options[u][mask]``: :func:`_options`; ``touches[k]``: edge ``k``'s two cells as a bit mask;
+    ``options[u][mask]``: :func:`_options`;
     ``edges_at[u]``: the edges of cell ``u`` as a bit mask of edges, ``all_edges`` every edge;
-    ``squares[k]``: per 2x2 block holding edge ``k``, its other three edges (``square_masks[k]``: the same as
-    edge masks); ``edge_bits[k]``: ``1 << k``; ``outcomes[s]``: phase 1's table from start ``s``
-    (:func:`_course`), None above ``_TABLE_MAX_SIZE``.
+    ``square_masks[k]``: per 2x2 block holding edge ``k``, its other three edges as an edge mask (none at 2x2
+    and below, as Alg. 3 reads it).
     """
 
     def __init__(self, size: int):
@@ -338,11 +180,10 @@ class _MazeTables:
         self.neighbours = [tuple(index[v] for v in grid[u]) for u in sorted(index, key=index.get)]
         self.nbmask = [sum(1 << v for v in nbs) for nbs in self.neighbours]
         self.options = [_options(u, nbs, self.edge_of[u]) for u, nbs in enumerate(self.neighbours)]
-        self.touches = [(1 << a) | (1 << b) for a, b in self.edges]
         self.all_edges = (1 << len(self.edges)) - 1
         self.edges_at = [sum(1 << k for k, e in enumerate(self.edges) if u in e) for u in range(size * size)]
         by_pair = {pair: k for k, pair in enumerate(self.pairs)}
-        self.squares = []
+        squares = []
         for k, wall in enumerate(self.pairs):
             (ar, ac), (br, bc) = wall
             out = []
@@ -354,13 +195,8 @@ class _MazeTables:
                              ((r0, c0), (r0 + 1, c0)), ((r0, c0 + 1), (r0 + 1, c0 + 1))]
                     if wall in edges:
                         out.append(tuple(by_pair[e] for e in edges if e != wall))
-            self.squares.append(tuple(out))
-        self.edge_bits = [1 << k for k in range(len(self.edges))]
-        # the squares as edge masks (none checked at 2x2 and below, as Alg. 3 reads it)
-        self.square_masks = [tuple(sum(1 << e for e in sq) for sq in out) if size > 2 else () for out in self.squares]
-        self.outcomes = None
-        if size <= _TABLE_MAX_SIZE:
-            self.outcomes = [_course(self, size, s, ()) for s in range(size * size)]
+            squares.append(tuple(out))
+        self.square_masks = [tuple(sum(1 << e for e in sq) for sq in out) if size > 2 else () for out in squares]
 
 
 def _options(u: int, neighbours: tuple, edge_of: dict) -> dict:
@@ -376,31 +212,6 @@ def _options(u: int, neighbours: tuple, edge_of: dict) -> dict:
 @functools.lru_cache(maxsize=64)
 def _maze_tables(size: int) -> _MazeTables:
     return _MazeTables(size)
-
-
-def create_maze_reference(size: int, src: Cell, dsts: Iterable[Cell], rng: np.random.Generator,
-                          loop_percent: float = LOOP_PERCENT) -> tuple[tuple[Cell, Cell], ...]:
-    """Alg. 3 as first written (sets of cell pairs): what :func:`create_maze` is tested against."""
-    passages = dfs_perfect_maze(size, src, rng)
-    parent = _tree_parents(passages, src)
-    on_path: set[Cell] = set()
-    for dst in dsts:
-        on_path.update(_tree_path(parent, src, dst))
-    closed = [w for w in _inner_edges(size) if w not in passages]
-    on_walls = [w for w in closed if w[0] in on_path or w[1] in on_path]
-    off_walls = [w for w in closed if not (w[0] in on_path or w[1] in on_path)]
-    check_squares = size > 2
-    for group in (on_walls, off_walls):
-        todo = loop_removals(len(group), loop_percent)
-        for i in rng.permutation(len(group)):
-            if todo == 0:
-                break
-            wall = group[int(i)]
-            if check_squares and opens_square(passages, wall, size):
-                continue
-            passages.add(wall)
-            todo -= 1
-    return tuple(sorted(passages))
 
 
 def edge_walls(size: int, passages) -> tuple[list[list[int]], list[list[int]]]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from svot.domains.grid import parse_cell
+from svot.numbers import is_ascii_digits
 from svot.pddl.domain import Operator
 
 BESIDE = {"up": "above", "down": "below", "left": "left of", "right": "right of"}
@@ -42,7 +43,7 @@ def fmt_arg(arg: str | None) -> str | None:
             return fmt_cell(parse_cell(arg))
         except Exception:  # noqa: BLE001 - not a cell name after all
             return arg
-    if len(arg) > 1 and arg[0] == "k" and arg[1:].isdigit():
+    if len(arg) > 1 and arg[0] == "k" and is_ascii_digits(arg[1:]):
         return arg[1:]
     return arg
 

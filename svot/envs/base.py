@@ -18,13 +18,10 @@ Keyword arguments (``gymnasium.make(id, **kwargs)``):
   dict is built per step otherwise, the observation grid is read off the engine
   state's bits (:mod:`svot.envs.observation`).
 * ``pool_size``: ``None`` (default) samples a fresh solvable problem at every
-  reset (``env.plan`` is then computed when first read, where the layout is
-  solvable without a search: see :func:`svot.problem_gen.generate`'s ``plan``;
-  where the domain's generator can hand over its draws as the initial state's
-  bits (its ``bit_stream``), ``env.problem`` too is built when first
-  read, the same problem ``generate`` gives; that stream draws layouts from
-  ``self.np_random`` a batch ahead, so the seeded problems are ``generate``'s
-  as long as nothing else draws from ``env.np_random``);
+  reset (:func:`svot.problem_gen.sample`, from a child Generator of ``self.np_random``:
+  :func:`svot.problem_gen.draw_rng`). The engine starts from the draw's bits where it has them;
+  ``env.problem`` and ``env.plan`` are built when first read, the problem and plan
+  :func:`svot.problem_gen.generate` gives for the same Generator;
   an int draws every reset from a pool of that many problems generated
   once from the seed (:mod:`svot.envs.pool`), so RL loops never wait on a
   solvability search. ``gym.make(id, info_level="minimal", pool_size=K)`` is
@@ -42,6 +39,7 @@ the first time; call ``reset()``.
 
 from __future__ import annotations
 
+import functools
 import marshal
 import os
 from pathlib import Path
@@ -58,10 +56,10 @@ from svot.envs.info import PENDING, LazyInfo
 from svot.envs.episode import past_termination
 from svot.envs.failure import any_full, failure_masks
 from svot.envs.observation import observation_dtype, observer_for, spec_observation
-from svot.envs.problem_check import check_problem
+from svot.envs.problem_check import check_problem, load_problem
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain, parse_problem
-from svot.problem_gen import generate, registry, solve
+from svot.problem_gen import draw_rng, planned, sample
 from svot.envs.pool import generated_pool
 from svot.envs.view import NOT_APPLIED, new_view
 from svot.render.text import describe
@@ -78,8 +76,6 @@ _POOL_CACHE_LIMIT = 4_096  # per pool problem (a pool holds many problems)
 # with more actions than this (a domain whose moves take a distance) a state's moves rarely repeat in a run, and
 # remembering them (which grows the view dicts) costs more than the engine calls it saves
 _MEMO_MAX_ACTIONS = 8
-info_set = dict.__setitem__  # an eager field of a fresh LazyInfo (no placeholder to check)
-new_dict, dict_update = dict.__new__, dict.update  # a LazyInfo made as LazyInfo.from_template makes it
 
 
 class SVoTEnv(ConventionsMixin, gym.Env):
@@ -123,11 +119,6 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         # the infos' items before the lazy fields are read, in their order (LazyInfo.from_template)
         self._info_template = {"applicable": False, **dict.fromkeys(self._lazy_keys, PENDING)}
         self._step_template = {**self._info_template, "is_success": False}
-        # the same with the values filled in, [applicable][is_success] and a reset's: a step copies one whole
-        self._step_templates = tuple(
-            tuple({**self._step_template, "applicable": a, "is_success": g} for g in (False, True)) for a in (False, True)
-        )
-        self._reset_template = {**self._info_template, "applicable": True}
         if pool_size is not None and (isinstance(pool_size, bool) or not isinstance(pool_size, int) or pool_size < 1):
             raise ConfigError(f"pool_size must be a positive int or None, got {pool_size!r}")
         self.pool_size = pool_size
@@ -147,9 +138,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         self._observer_of: tuple | None = None  # what self._observer was looked up for (see reset)
         self.engine = None
         self._problem: Problem | None = None
-        self._drawn = None  # a problem drawn as bits at reset, until `problem` is read (see reset)
-        self._sampler_of: tuple | None = None  # (generator module, its bit_stream or None): _bits_sampler
-        self._stream: tuple | None = None  # (the np_random it draws from, the generator's bit stream): reset
+        self._drawn = None  # the reset's svot.problem_gen.Draw, until `problem` is set otherwise
         self._plan: list[int] | None = None
         self._plan_due = False  # a generated problem whose plan is computed when `plan` is read
         self._state = None
@@ -177,47 +166,28 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if options is not None and not isinstance(options, dict):
             raise ConfigError(f"reset options must be a dict such as {{'problem': ...}}, got {type(options).__name__}")
         options = dict(options) if options else {}
-        first_state = None  # the initial state dict, where the generator already read it
         unknown = sorted(set(options) - set(RESET_OPTIONS)) if options else ()
         if unknown:
             raise ConfigError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; known: {', '.join(RESET_OPTIONS)}")
         if options and options.get("problem") is not None:
-            problem = self._load_problem(options["problem"])  # checked in full: a refused problem changes nothing
+            problem = load_problem(options["problem"], self.dspec, self.pddl_domain, self.size)  # rule 1, 2 and 5
             engine = self._make_engine(problem)
             self.problem, self.plan = problem, solve_given(self.dspec.name, problem)
             self.engine, self._cache = engine, {}
         elif self.pool_size is not None:
             self._reset_from_pool(seed)
-        elif (draw_bits := self._bits_sampler()) is not None:
-            # the generator's very draws, as the bits of the initial state: the engine starts from them and
-            # the Problem (with the plan) is built when `problem` (or `plan`) is read
-            rng = self.np_random  # a reset with a seed (or a new np_random) makes a new Generator: a new stream
-            stream = self._stream
-            if stream is None or stream[0] is not rng:
-                stream = self._stream = (rng, draw_bits(self.size, self.split, rng))
-            drawn = stream[1]()
-            self._problem, self._drawn = None, drawn
-            self._plan, self._plan_due = None, True
-            self.engine = SharedGroundedEngine.from_bits(
-                drawn.shared, drawn.init, drawn.goal_pos, getattr(drawn, "goal_neg", 0), drawn.problem
-            )
-            self._cache = {}
         else:
-            # plan=False: where a layout is solvable without a search, the plan waits until `plan` is read
-            gen = generate(self.dspec.name, self.size, self.split, self.np_random, allow_any_size=True, plan=False)
-            self.problem, first_state = gen.problem, gen.state
-            if gen.plan is None:
-                self._plan, self._plan_due = None, True
-            else:
-                self.plan = list(gen.plan)
-            self.engine, self._cache = self._make_engine(self.problem), {}
+            draw = sample(self.dspec.name, self.size, self.split, draw_rng(self.np_random), allow_any_size=True)
+            self._problem, self._drawn = None, draw
+            self._plan, self._plan_due = None, True
+            self.engine, self._cache = self._engine_of(draw), {}
         task = getattr(self.engine, "task", None)
         got = self._observer_of  # (task, spec, observer) of the last lookup: the observer is per task and spec
         if got is None or got[0] is not task or got[1] is not self.dspec or got[2] is not self._observer:
             self._observer = observer_for(self.dspec, self.size, task)
             self._observer_of = (task, self.dspec, self._observer)
         self._state = self.engine.initial()
-        self._view = self._read(self._state, first_state)
+        self._view = self._read(self._state)
         self._steps_beyond_terminated = None
         if self.render_mode == "human":
             self.render()
@@ -237,7 +207,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             if after is None:
                 state, applied = engine.step(self._state, self._keys[a])
                 before[a] = state if applied else NOT_APPLIED
-            elif after is NOT_APPLIED:
+            elif type(after) is str:  # NOT_APPLIED (or an unpickled copy of it)
                 state, applied = self._state, False
             else:
                 state, applied = after, True
@@ -259,19 +229,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         return view["obs"].copy(), reward, terminated, False, info
 
     def _step_info(self, applied: bool, view: dict) -> LazyInfo:
-        """_info's LazyInfo with ``is_success``, from one template copy (a method of its own: a closure
-        in ``step`` would make its locals cells, slowing the minimal-info path too)."""
+        """_info's LazyInfo with ``is_success`` (a method of its own: a closure in ``step`` would make its
+        locals cells, slowing the minimal-info path too)."""
         engine = self.engine
-        fill = lambda key: self._info_field(key, engine, view)  # noqa: E731
-        if applied is True or applied is False:  # (an engine's verdict; view["goal"] is a bool too)
-            # LazyInfo.from_template's three steps, without its call (this runs on every step)
-            info = new_dict(LazyInfo)
-            dict_update(info, self._step_templates[applied][view["goal"]])
-            info._fill = fill
-            return info
-        info = LazyInfo.from_template(self._step_template, fill)
-        info_set(info, "applicable", applied)
-        info_set(info, "is_success", view["goal"])
+        info = LazyInfo.from_template(self._step_template, lambda key: self._info_field(key, engine, view))
+        info["applicable"], info["is_success"] = applied, view["goal"]
         return info
 
     def _reset_from_pool(self, seed: int | None) -> None:
@@ -294,43 +256,25 @@ class SVoTEnv(ConventionsMixin, gym.Env):
             kept = self._pool_engines[j] = (self._make_engine(self.problem), {})
         self.engine, self._cache = kept
 
-    def _bits_sampler(self):
-        """The domain generator's ``bit_stream(size, split, rng)`` where a fresh problem can start from bits
-        (the compiled engine made by ``_make_engine`` as defined here, the domain's own generator), else
-        None; looked up once per generator module."""
-        module = registry.generator(self.dspec.name)
-        got = self._sampler_of
-        if got is None or got[0] is not module:
-            fn = getattr(module, "bit_stream", None)
-            if self.engine_kind != "grounded" or not registry.plan_optional(self.dspec.name):
-                fn = None
-            got = self._sampler_of = (module, fn)
-        if "_make_engine" in self.__dict__ or type(self)._make_engine is not SVoTEnv._make_engine:
-            return None  # an engine made otherwise (a subclass, a test's per-problem engine) needs the Problem
-        return got[1]
-
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        state["_sampler_of"] = None  # holds the generator module (looked up again after unpickling)
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        # step() tells a refused move by identity: the unpickled copies of NOT_APPLIED become it again
-        caches = [self._cache, {0: self._view}] + [cache for _engine, cache in self._pool_engines.values()]
-        for cache in caches:
-            for view in cache.values():
-                for k, v in view.items():
-                    if type(v) is str and type(k) is int:
-                        view[k] = NOT_APPLIED
+    def _engine_of(self, draw):
+        """The engine of a sampled problem: started from the draw's bits on the shared grounding where it has
+        them (its Problem is then built when first read), else made from its Problem (``_make_engine``: the
+        PDDLGym engine, or a subclass's or a test's own engine)."""
+        if draw.shared is None or self.engine_kind != "grounded" or "_make_engine" in self.__dict__ or (
+            type(self)._make_engine is not SVoTEnv._make_engine
+        ):
+            return self._make_engine(draw.problem)
+        return SharedGroundedEngine.from_bits(
+            draw.shared, draw.init, draw.goal_pos, draw.goal_neg, functools.partial(getattr, draw, "problem")
+        )
 
     @property
     def problem(self) -> Problem | None:
-        """The episode's PDDL problem. A problem sampled at ``reset`` from bits (a generator's
-        ``bit_stream``) is built on the first read: the same :class:`~svot.pddl.Problem` as
-        ``svot.problem_gen.generate`` gives for the same draws, the one ``env.engine.problem`` is."""
+        """The episode's PDDL problem. A problem sampled at ``reset`` is built on the first read: the same
+        :class:`~svot.pddl.Problem` as ``svot.problem_gen.generate`` gives for the same Generator, the one
+        ``env.engine.problem`` is."""
         if self._problem is None and self._drawn is not None:
-            self._problem = self._drawn.problem()
+            self._problem = self._drawn.problem
         return self._problem
 
     @problem.setter
@@ -341,13 +285,12 @@ class SVoTEnv(ConventionsMixin, gym.Env):
     def plan(self) -> list[int] | None:
         """A goal-reaching plan of the episode's problem from its start (``None`` if it has none).
 
-        For a generated problem it is the plan :func:`svot.problem_gen.generate`
-        returns, for a problem passed to ``reset`` the one :func:`svot.problem_gen.solve`
-        finds; where the generator skipped planning (``plan=False``) it is computed on
-        the first read, by :func:`svot.problem_gen.solve` (the same plan).
+        For a sampled problem it is the plan :func:`svot.problem_gen.generate`
+        returns (:func:`svot.problem_gen.planned`), computed on the first read; for a problem passed
+        to ``reset`` the one :func:`svot.problem_gen.solve` finds.
         """
         if self._plan_due:
-            self._plan, self._plan_due = solve(self.dspec.name, self.problem), False
+            self._plan, self._plan_due = planned(self._drawn.generated).plan, False
         return self._plan
 
     @plan.setter
@@ -386,11 +329,11 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         return parsed
 
     # --- reading states ----------------------------------------------------------
-    def _read(self, state, state_dict: dict | None = None) -> dict:
-        """The view of ``state``, from the cache or built (``state_dict``: its state dict, if already read)."""
-        return self._cache.get(state) or self._new_view(state, state_dict=state_dict)
+    def _read(self, state) -> dict:
+        """The view of ``state``, from the cache or built."""
+        return self._cache.get(state) or self._new_view(state)
 
-    def _new_view(self, state, before: dict | None = None, state_dict: dict | None = None) -> dict:
+    def _new_view(self, state, before: dict | None = None) -> dict:
         """The view of a state not in the cache (kept there while it has room).
 
         ``before`` is the view of the state the env stepped from: its grid is
@@ -400,17 +343,16 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         first checks).
         """
         observer = self._observer
-        sd = state_dict
+        sd = None
         if observer is not None and observer.trusted:
             if before is not None:
                 obs = observer.update(before["obs"], before["engine_state"], state)
             elif observer.undrawn:  # kinds no atom draws (edge walls): the episode's own, from the spec
-                undrawn_grid = getattr(self._drawn, "undrawn_grid", None) if sd is None else None
-                if undrawn_grid is not None:  # a bits reset's, read off its draws (no state dict)
-                    words = getattr(undrawn_grid, "words", None)  # the grid as an int, where it can say
-                    static = undrawn_grid(observer.dtype) if words is None else words(observer.word_bits)
+                walls = self._drawn.walls if self._drawn is not None else None
+                if walls is not None:  # a sampled reset's, read off its draws (no state dict)
+                    static = walls.words(observer.word_bits)
                 else:
-                    sd = self._state_dict(state) if sd is None else sd
+                    sd = self._state_dict(state)
                     static = observer.static_grid(sd)
                 obs = observer.observe(state, static)
             else:
@@ -483,10 +425,8 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if self._lazy_keys:
             engine, view = self.engine, self._view
             fill = lambda key: self._info_field(key, engine, view)  # noqa: E731
-            if applicable is True:  # a reset's
-                return LazyInfo.from_template(self._reset_template, fill)
             info = LazyInfo.from_template(self._info_template, fill)
-            info_set(info, "applicable", bool(applicable))
+            info["applicable"] = bool(applicable)
             return info
         return {"applicable": bool(applicable)}
 

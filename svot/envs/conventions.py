@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from svot.errors import ConfigError
+from svot.numbers import small_int
 from svot.problem_gen import solve
 
 # SDL2's key codes (what pygame 2 reports for the arrow keys); pygame's own constants win when present
@@ -43,7 +44,7 @@ def keys_for_action_texts(texts: list[str]) -> dict[tuple, int]:
         direction = words[1] if len(words) > 1 and words[0] == "move" else None
         if direction not in WASD:
             continue
-        k = int(words[2]) if len(words) > 2 and words[2].isdigit() else 1
+        k = (small_int(words[2]) if len(words) > 2 else None) or 1
         if k > 9:
             continue
         extra = () if k == 1 else (str(k),)

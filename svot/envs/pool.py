@@ -2,10 +2,10 @@
 
 RL loops reset often, and a fresh solvability-checked problem costs a
 millisecond or more; a pool pays that once, at the seeded ``reset``, and every
-later reset draws from it. Problem ``j`` is the ``j``-th draw of
-:func:`svot.problem_gen.generate` from one generator seeded with
-``SeedSequence(seed, spawn_key=(1,))``, so a smaller pool is a prefix of a
-larger one and the same seed gives the same pool in any process.
+later reset draws from it. Problem ``j`` is :func:`svot.problem_gen.generate`'s on its own
+Generator, seeded with ``SeedSequence(seed, spawn_key=(1, j))`` (a sampler may draw ahead of what
+it keeps: no problem depends on another's draws), so a smaller pool is a prefix of a larger one
+and the same seed gives the same pool in any process.
 """
 
 from __future__ import annotations
@@ -26,8 +26,11 @@ def generated_pool(domain: str, size: int, split: str, seed: int, pool_size: int
     if pool is not None:
         _POOLS.move_to_end(key)
         return pool
-    rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(1,)))
-    pool = tuple(generate(domain, size, split, rng, allow_any_size=True) for _ in range(int(pool_size)))
+    pool = tuple(
+        generate(domain, size, split, np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(1, j))),
+                 allow_any_size=True)
+        for j in range(int(pool_size))
+    )
     _POOLS[key] = pool
     while len(_POOLS) > _MAX_POOLS:
         _POOLS.popitem(last=False)

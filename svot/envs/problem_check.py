@@ -23,6 +23,26 @@ from __future__ import annotations
 from svot.errors import ProblemError
 from svot.pddl import Problem
 from svot.pddl.domain import Domain
+from svot.pddl.source import problem_from_input
+
+
+def load_problem(value, spec, domain: Domain, size: int, *, what: str = "options['problem']") -> Problem:
+    """The problem a caller handed an env, read and checked in full before the env adopts it.
+
+    ``value`` is PDDL text, a path or a :class:`~svot.pddl.Problem`, told apart by
+    :mod:`svot.pddl.source`'s rule (a ``Path`` or an existing file is a path; text starting
+    with ``(define`` is PDDL; anything else is a :class:`~svot.errors.ProblemError`); a file
+    is read by :func:`svot.pddl.files.read_pddl_file` (regular files only, bounded, UTF-8).
+    Then the grid size and :func:`check_problem`.
+    """
+    parsed = problem_from_input(value, domain, what=what)
+    if parsed.domain != domain.name:
+        raise ProblemError(f"problem {parsed.name!r} is for domain {parsed.domain!r}, not {domain.name!r}")
+    n = spec.size_of(parsed)
+    if n != size:
+        raise ProblemError(f"problem {parsed.name!r} is {n}x{n}, but this env is {size}x{size}")
+    check_problem(parsed, spec, domain, size)
+    return parsed
 
 
 def _fact(atom: tuple) -> str:

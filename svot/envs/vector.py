@@ -99,8 +99,8 @@ from svot.envs.observation import (
 )
 from svot.envs.pool import generated_pool
 from svot.errors import ActionError, ConfigError, ProblemError
-from svot.envs.problem_check import check_problem
-from svot.pddl import Problem, load_domain, parse_problem
+from svot.envs.problem_check import load_problem
+from svot.pddl import Problem, load_domain
 from svot.render.ansi import render_ansi
 from svot.render.atlas import get_atlas
 from svot.render.labels import canonical_label
@@ -272,20 +272,9 @@ class SVoTVectorEnv(VectorEnv):
         return a
 
     # --- problems -------------------------------------------------------------------------------
-    def _load_problem(self, problem: Problem | str) -> Problem:
-        if isinstance(problem, Problem):
-            p = problem
-        elif isinstance(problem, str):
-            p = parse_problem(problem, self.pddl_domain, source="<problems>")
-        else:
-            raise ProblemError(f"problems= holds svot.pddl.Problem values or PDDL texts, got {type(problem).__name__}")
-        if p.domain != self.pddl_domain.name:
-            raise ProblemError(f"problem {p.name!r} is for domain {p.domain!r}, not {self.pddl_domain.name!r}")
-        n = self.dspec.size_of(p)
-        if n != self.size:
-            raise ProblemError(f"problem {p.name!r} is {n}x{n}, but this env is {self.size}x{self.size}")
-        check_problem(p, self.dspec, self.pddl_domain, self.size)  # the single env's check, word for word
-        return p
+    def _load_problem(self, problem) -> Problem:
+        # the single env's rule and checks, word for word (svot.envs.problem_check.load_problem)
+        return load_problem(problem, self.dspec, self.pddl_domain, self.size, what="problems")
 
     def _use_pool(self, pool: tuple[Problem, ...]) -> None:
         if pool is self.pool and self.engine is not None:

@@ -38,6 +38,7 @@ from svot.gallery import jinja as templates
 from svot.gallery.assets import CSS, JS
 from svot.gallery.data import read_cards
 from svot.gallery.predictions import METRICS, IMAGE_OK, read_predictions, score_card
+from svot.jsonl import read_json_file
 from svot.safe_paths import OutsideRootError, contained, remove_within
 
 DEFAULT_PER_PAGE = 20
@@ -302,8 +303,8 @@ def _prepare(out: Path) -> dict:
     manifest = out / MANIFEST
     if manifest.is_file():
         try:
-            old = json.loads(manifest.read_text())
-        except (OSError, ValueError, RecursionError):
+            old = read_json_file(manifest, what="the gallery manifest")  # regular, bounded, any nesting an error
+        except DatasetError:
             return {}
         return old if isinstance(old, dict) and isinstance(old.get("files"), dict) else {}
     if any(out.iterdir()):

@@ -10,6 +10,7 @@ from inspect_ai.model import ChatMessageUser, Content, ContentImage, ContentText
 from svot.dataset.prompts import IMAGE
 from svot.dataset.records import encode_png
 from svot.errors import DatasetError
+from svot.safe_paths import MAX_IMAGE_BYTES, read_regular
 
 
 def png_bytes(value) -> bytes:
@@ -20,8 +21,8 @@ def png_bytes(value) -> bytes:
         if value.get("bytes") is not None:
             return bytes(value["bytes"])
         value = value.get("path")
-    if isinstance(value, (str, Path)):
-        return Path(value).read_bytes()
+    if isinstance(value, (str, Path)):  # a regular file of bounded size only: a FIFO there must not block (rule 1)
+        return read_regular(value, max_bytes=MAX_IMAGE_BYTES, what="image")
     if hasattr(value, "shape"):
         return encode_png(value)
     raise DatasetError(f"cannot read an image from a {type(value).__name__}")

@@ -85,13 +85,15 @@ def episode_summary(ep: AgentEpisode) -> dict:
 
 
 def move_tool(ep: AgentEpisode, images: bool = True) -> ToolDef:
+    """The ``move`` tool of a reset episode: its example action is one the domain accepts."""
     async def move(action: str):
         out = ep.act(action)
         if out.error is not None:
             raise ToolError(out.error)  # the model reads it and may try again; nothing was stepped
         return [ContentText(text=out.text), image_content(out.image)] if images else out.text
 
-    params = ToolParams(properties={"action": ToolParam(type="string", description="One action, e.g. \"move up\".")},
+    example = ep.driver.action_text(0)  # the domain's own wording of an action it accepts (Gather's carry a distance)
+    params = ToolParams(properties={"action": ToolParam(type="string", description=f"One action, e.g. \"{example}\".")},
                         required=["action"])
     return ToolDef(move, name="move", description="Apply one action in the game and see the new state and image.",
                    parameters=params)

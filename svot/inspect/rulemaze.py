@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import functools
-import io
 import json
 
 import numpy as np
@@ -25,15 +24,17 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolError, ToolParam, ToolParams
-from PIL import Image
 
 from svot.errors import ActionError, DatasetError
+from svot.jsonl import loads
+from svot.safe_paths import open_image
 from svot.inspect._content import image_content, png_bytes, user_message
 from svot.rulemaze import symbols as S
 from svot.rulemaze import tools as T
 from svot.rulemaze.dataset import INSTRUCTIONS, TEST_GROUPS, iter_items, make_config, plan
 from svot.rulemaze.dataset import scenario_rows
-from svot.rulemaze.tools_logic import TOOL_SCHEMAS
+from svot.rulemaze.rules.record import Rule
+from svot.rulemaze.tools_logic import TOOL_SCHEMAS, lookup_rule
 from svot.rulemaze.vision import PerceptionError
 
 MODES = ("dmp", "direct", "cot")
@@ -45,7 +46,7 @@ COT = ("Each move goes one cell up, down, left or right. Plan a path that reache
 
 
 def _decode(png: bytes) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    return np.asarray(open_image(png, what="maze image").convert("RGB"))  # pixels bounded before decoding
 
 
 def items(scenario: str, *, data=None, seed: int = 0, per_group: int = 100, pool_size: int = 20_000,
@@ -71,8 +72,16 @@ def _generated(scenario: str, seed: int, per_group: int, pool_size: int, groups:
     return tuple(iter_items(specs, cfg.image_size))
 
 
+def _json_field(item: dict, text: str, field: str):
+    try:
+        return loads(text)
+    except ValueError as exc:
+        raise DatasetError(f"RuleMaze item {item.get('id')!r}: field {field!r} is not JSON ({exc})") from None
+
+
 def _trace_calls(item: dict) -> list[dict]:
-    return [{"tool": s["tool"], "arguments": json.loads(s["arguments"])} for s in item["trace"]]
+    return [{"tool": s["tool"], "arguments": _json_field(item, s["arguments"], "trace.arguments")}
+            for s in item["trace"]]
 
 
 def sample(item: dict, mode: str) -> Sample:
@@ -85,8 +94,8 @@ def sample(item: dict, mode: str) -> Sample:
     final = item["messages"][-1]["content"]
     meta = {
         "task": f"rulemaze-{mode}", "id": item["id"], "scenario": item["scenario"], "group": item["group"],
-        "rule": item["rule"], "ground_truth": list(item["ground_truth"]),
-        "ground_truth_path": json.loads(item["ground_truth_path"]), "target_symbol": item["target"],
+        "rule": item["rule"], "rule_logic": item.get("rule_logic"), "ground_truth": list(item["ground_truth"]),
+        "ground_truth_path": _json_field(item, item["ground_truth_path"], "ground_truth_path"), "target_symbol": item["target"],
         "truth": {"answer": final, "calls": _trace_calls(item) if mode == "dmp" else [],
                   "moves": len(item["ground_truth"])},
     }
@@ -113,9 +122,25 @@ def _description(name: str) -> str:
     return next(t["function"]["description"] for t in TOOL_SCHEMAS if t["function"]["name"] == name)
 
 
-def dmp_tools(maze_image) -> list:
-    """The five tools over this sample's images (``input`` = the maze)."""
+def item_rule(metadata: dict, scenario: str | None = None) -> Rule | None:
+    """The sample's own rule (its text and logic) for VerifyRule to look up: an item exported with
+    ``--rules FILE`` has a rule the built-in bank does not hold."""
+    text, logic = metadata.get("rule"), metadata.get("rule_logic")
+    if not text or not logic:
+        return None
+    return Rule.make(str(metadata.get("id", "item")), str(text), str(logic),
+                     scenario or metadata.get("scenario") or S.SCENARIOS[0])
+
+
+def dmp_tools(maze_image, rule: Rule | None = None) -> list:
+    """The five tools over this sample's images (``input`` = the maze); ``rule``: the sample's own rule,
+    which VerifyRule knows besides the built-in bank.
+
+    Every refusal is an Inspect :class:`ToolError` (an unknown image, action or rule, states that do
+    not fit the actions, a move off the grid, an image without a marker), never an ordinary answer.
+    """
     images: dict[str, np.ndarray] = {"input": _decode(png_bytes(maze_image))}
+    own_rules = [rule] if rule is not None else []
 
     def get(image_id: str) -> np.ndarray:
         key = str(image_id).strip()
@@ -145,7 +170,16 @@ def dmp_tools(maze_image) -> list:
         return guard(lambda: put(T.execute_move(get(image), action)))
 
     async def verify_rule(actions: list[str], states: list[str], rule: str):
-        return "true" if T.verify_rule(rule, list(actions), list(states)) else "false"
+        # refusals are tool errors; Alg. 8's "false" is kept for a trajectory that breaks the rule
+        if lookup_rule(rule, own_rules) is None:
+            raise ToolError(f"unknown rule {str(rule)[:200]!r}: pass the rule text exactly as the task gives it")
+        bad = [a for a in actions if str(a).strip().lower() not in S.DIRECTIONS]
+        if bad:
+            raise ToolError(f"unknown action {bad[0]!r} (expected one of: {', '.join(S.DIRECTIONS)})")
+        if len(states) not in (len(actions), len(actions) + 1):
+            raise ToolError(f"{len(states)} states for {len(actions)} actions: give the InspectGrid result of the "
+                            "start cell and of each cell entered")
+        return "true" if T.verify_rule(rule, list(actions), list(states), rules=own_rules) else "false"
 
     async def verify_endpoint(image: str):
         return "true" if guard(lambda: T.verify_endpoint(get(image))) else "false"
@@ -163,7 +197,7 @@ def dmp_agent() -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         first = state.messages[0].content
         image = next(c for c in first if getattr(c, "type", "") == "image")
-        state.tools = dmp_tools(_image_bytes(image.image))
+        state.tools = dmp_tools(_image_bytes(image.image), item_rule(state.metadata))
         return await generate(state, tool_calls="loop")
 
     return solve

@@ -52,13 +52,13 @@ normalization removes). Both add the free-response goal accuracy on goal rows.
 from __future__ import annotations
 
 import io
-import json
 import os
 from typing import Callable, Sequence
 
 import numpy as np
 from PIL import Image
 
+from svot.jsonl import loads
 from svot.metrics._text import completion_text, normalize_action
 from svot.metrics.errors import MetricError
 from svot.metrics.goal import answer_correct, extract_choice
@@ -102,7 +102,7 @@ def _json(value, what: str):
         return value
     if isinstance(value, str):
         try:
-            return json.loads(value)
+            return loads(value)  # any nesting a ValueError
         except ValueError:
             pass
     raise MetricError(f"the {what} column must hold JSON, got {str(value)[:80]!r}")

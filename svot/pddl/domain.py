@@ -19,6 +19,7 @@ from pathlib import Path
 
 from svot.errors import PDDLError
 from svot.pddl import sexpr
+from svot.pddl.files import read_pddl_file
 
 # (predicate, (variable or constant names...)) with variables written "?x".
 LiftedAtom = tuple[str, tuple[str, ...]]
@@ -108,12 +109,7 @@ def load_domain_file(path: str | os.PathLike) -> Domain:
     """Parse a domain file with svot's reader: structural checks, then operators."""
     path = Path(path)
     source = str(path)
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise PDDLError(f"cannot read domain file: {exc.strerror}", source=source) from exc
-    except UnicodeDecodeError as exc:
-        raise PDDLError(f"domain file is not UTF-8 text (byte {exc.start})", source=source) from exc
+    text = read_pddl_file(path, what="domain file")  # regular, bounded, UTF-8: rule 1
     return parse_domain(text, source)
 
 

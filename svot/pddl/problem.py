@@ -23,10 +23,11 @@ anything wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+import os
 
 from svot.errors import PDDLError
 from svot.pddl import sexpr
+from svot.pddl.files import read_pddl_file
 from svot.pddl.domain import Domain, load_domain
 
 Atom = tuple  # (predicate, *objects)
@@ -200,9 +201,5 @@ def parse_problem(text: str, domain: Domain, source: str = "<problem>") -> Probl
 
 
 def read_problem_file(path, domain: Domain) -> Problem:
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise PDDLError(f"cannot read problem file: {exc.strerror}", source=str(path)) from exc
-    return parse_problem(text, domain, source=str(path))
+    text = read_pddl_file(path, what="problem file")  # regular, bounded, UTF-8: rule 1
+    return parse_problem(text, domain, source=os.fspath(path))

@@ -24,10 +24,10 @@ compiled engine grounds.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from svot.errors import PDDLError
 from svot.pddl.domain import Domain, LiftedAtom, Operator
+from svot.pddl.files import read_pddl_file
 from svot.pddl.problem import Atom, Problem, action_atoms, atom_str
 
 FORMS = ("shipped", "positive")
@@ -132,7 +132,7 @@ def planner_files(domain: Domain, problem: Problem, form: str) -> tuple[str, str
     """(domain text, problem text) in ``form`` ("shipped" or "positive")."""
     check_form(form)
     if form == "shipped":
-        return Path(domain.source).read_text(), problem.to_pddl("standard", domain)
+        return read_pddl_file(domain.source, what="domain file"), problem.to_pddl("standard", domain)
     negated = negated_predicates(domain, (problem,))
     return positive_domain_text(domain, (problem,)), positive_problem_text(problem, domain, negated)
 

@@ -1,7 +1,8 @@
 """Problem samplers for the SVoT domains, with Table 5's parameters.
 
-``generate(domain, size, split, rng)`` draws one solvable problem and a plan
-that reaches its goal::
+Each domain's generator has one entry, ``sample(size, split, rng) -> Draw`` (:func:`sample`): the
+initial state as bits, the sampling parameters, the Problem built when first read.
+``generate(domain, size, split, rng)`` is that draw's problem with a plan that reaches its goal::
 
     import numpy as np
     from svot.problem_gen import DOMAINS, generate
@@ -9,7 +10,9 @@ that reaches its goal::
     g.problem.to_pddl(); g.plan; g.state; g.params
 
 All randomness comes from the ``numpy.random.Generator`` passed in, so the same
-seed gives the same problems in any process, whatever ``PYTHONHASHSEED``.
+seed gives the same problems in any process, whatever ``PYTHONHASHSEED``. A sampler may draw
+ahead of the layout it keeps (a batch screened at once), so an env draws each problem from its own
+child Generator (:func:`draw_rng`): nothing is rewound or carried from one problem to the next.
 ``PARAMS`` is a read-only view of Table 5's sampling parameters (ID and OOD
 values), each domain's ``DomainSpec.table5`` with its ``sizes``.
 ``solve(domain, problem_or_state)`` returns a plan: the domain's solver
@@ -27,6 +30,7 @@ sampled.
 
 from __future__ import annotations
 
+import dataclasses
 
 import numpy as np
 
@@ -39,10 +43,12 @@ from svot.problem_gen.common import (
     DOMAINS,
     PARAMS,
     SPLITS,
+    Draw,
     Generated,
     check_args,
     check_rng,
     count_for,
+    draw_rng,
     problem_name,
 )
 from svot.problem_gen.grounding import shared_grounding
@@ -51,8 +57,8 @@ from svot.problem_gen.grounding import shared_grounding
 def register_generator(domain: str, module, *, sizes: tuple[int, ...]) -> None:
     """Add a sampler for a new domain (it wins over a ``generator_module`` its spec names).
 
-    ``module`` is any object with ``generate(size, split, rng) -> Generated``
-    (and optionally ``sampling_params(size, split)``), like the domains'
+    ``module`` is any object with ``sample(size, split, rng) -> Draw`` (and optionally
+    ``sampling_params(size, split)`` and ``plan(generated) -> (plan, optimal)``), like the domains'
     generator modules; ``sizes`` are the domain's nominal sizes.
     """
     registry.register(domain, module, sizes)
@@ -63,28 +69,51 @@ def unregister_generator(domain: str) -> None:
     registry.unregister(domain)
 
 
+def sample(domain: str, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False) -> Draw:
+    """One solvable layout of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters, as a
+    :class:`Draw`: its initial state as bits, its sampling parameters, its Problem built when first read.
+
+    All randomness comes from ``rng``, which the sampler may draw ahead of what it keeps (a batch of
+    layouts screened at once): draw each problem from its own Generator (:func:`draw_rng`).
+    Raises :class:`~svot.errors.ConfigError` for an unknown domain, split, or a size outside Table 5
+    (unless ``allow_any_size=True``; sizes below 2 never).
+    """
+    domain, size, split = check_args(domain, size, split, allow_any_size)
+    check_rng(rng)
+    return registry.generator(domain).sample(size, split, rng)
+
+
 def generate(
     domain: str, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False, plan: bool = True
 ) -> Generated:
-    """One solvable problem of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters.
+    """:func:`sample`'s problem, checked and packaged as :class:`Generated`, with a goal-reaching plan.
 
     ``plan=False`` lets a domain whose layouts are solvable without a search
     (``DomainSpec.plan_optional``: e.g. a cheaper path check, every
     layout solvable by construction, or a search asked only for its verdict) skip
-    planning: its ``Generated.plan`` is then ``None``
+    planning: its ``Generated.plan`` is then ``None`` unless the sampler found one on the way
     (:func:`solve` gives the same plan later). The problem, and the draws taken
     from ``rng``, are the same either way. Other domains, whose solvability
     *is* the search, always plan.
-
-    Raises :class:`~svot.errors.ConfigError` for an unknown domain, split, or a
-    size outside Table 5 (unless ``allow_any_size=True``; sizes below 2 never).
     """
-    domain, size, split = check_args(domain, size, split, allow_any_size)
-    check_rng(rng)
-    generator = registry.generator(domain)
-    if not plan and registry.plan_optional(domain):
-        return generator.generate(size, split, rng, plan=False)
-    return generator.generate(size, split, rng)
+    draw = sample(domain, size, split, rng, allow_any_size=allow_any_size)
+    if plan or not registry.plan_optional(draw.domain):
+        return planned(draw.generated)
+    return draw.generated
+
+
+def planned(gen: Generated) -> Generated:
+    """``gen`` with a plan: its own, else the generator's ``plan(gen)`` where it defines one (a plan that may
+    be greedy past an optimal solver's limits), else :func:`solve`'s shortest plan; replayed on the engine."""
+    if gen.plan is not None:
+        return gen
+    planner = getattr(registry.generator(gen.domain), "plan", None)
+    steps, optimal = planner(gen) if planner is not None else (solve(gen.domain, gen.problem), True)
+    if steps is None:
+        raise ProblemError(f"{gen.problem.name}: the sampler kept a layout its planner finds no plan for")
+    if load_domain(get_spec(gen.domain).pddl).unsupported is None:  # on the compiled engine: replayed there
+        shared_grounding(gen.domain, gen.size).bind(gen.problem).replay(steps)
+    return dataclasses.replace(gen, plan=[int(a) for a in steps], plan_optimal=bool(optimal))
 
 
 def sampling_params(domain: str, size: int, split: str, *, allow_any_size: bool = False) -> dict:
@@ -176,7 +205,11 @@ def breadth_first_plan(spec: DomainSpec, problem: Problem, size: int, *, max_sta
 
 __all__ = [
     "DOMAINS",
+    "Draw",
     "breadth_first_plan",
+    "draw_rng",
+    "planned",
+    "sample",
     "register_generator",
     "unregister_generator",
     "PARAMS",

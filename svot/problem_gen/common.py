@@ -1,9 +1,10 @@
-"""What every problem sampler shares: argument checks, counts, names, and the checked result.
+"""What every problem sampler shares: argument checks, counts, names, the draw and the checked result.
 
-:func:`finish` builds a sampled layout's problem, checks that its state dict
-reads back as sampled and that the plan reaches the goal on the shared grounding
-(:mod:`svot.problem_gen.grounding`), and packages it as :class:`Generated`. Cell
-helpers are in :mod:`svot.problem_gen.cells`.
+A generator's ``sample(size, split, rng)`` returns a :class:`Draw`; :func:`finish` builds a sampled
+layout's problem, checks that its state dict reads back as sampled and that the plan reaches the goal
+on the shared grounding (:mod:`svot.problem_gen.grounding`), and packages it as :class:`Generated`.
+:func:`draw_rng` is the one place that says which Generator a seeded reset draws from. Cell helpers
+are in :mod:`svot.problem_gen.cells`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -57,6 +58,55 @@ class Generated:
     plan: list | None
     params: dict = field(default_factory=dict)
     plan_optimal: bool = True
+
+
+@dataclass(frozen=True, eq=False)
+class Draw:
+    """One sampled, solvable layout: what a generator's ``sample(size, split, rng)`` returns.
+
+    ``params``: the sampling parameters used (``attempts`` included: how many layouts were drawn until
+    this one was kept). ``init``, ``goal_pos``, ``goal_neg``: the problem's initial state and goal masks as
+    bits over ``shared``, the size's shared grounding (:meth:`svot.problem_gen.grounding.SearchGrounding.bind`
+    reads the same off the Problem), which the env's engine starts from
+    (:meth:`svot.engine.grounded.SharedGroundedEngine.from_bits`); ``shared`` is None where a sampler
+    gives no bits (the engine is then built from :attr:`problem`). ``walls``: the observation grid of the
+    kinds no atom draws (edge walls, :class:`svot.domains.passages.EdgeWalls`), or None.
+
+    The Problem costs several times the draws, so it is built on first use: :attr:`generated` is
+    ``build()``, the checked :class:`Generated` (with the plan where the sampler's solvability check
+    found one, else ``plan=None``), built once; :attr:`problem` is its problem.
+    """
+
+    domain: str
+    size: int
+    split: str
+    params: dict
+    build: Callable[[], "Generated"]
+    init: int = 0
+    goal_pos: int = 0
+    goal_neg: int = 0
+    shared: Any = None
+    walls: Any = None
+
+    @functools.cached_property
+    def generated(self) -> "Generated":
+        return self.build()
+
+    @property
+    def problem(self) -> Problem:
+        return self.generated.problem
+
+
+def draw_rng(np_random: np.random.Generator) -> np.random.Generator:
+    """The Generator one problem is drawn from: the next child of ``np_random`` (``np_random.spawn(1)[0]``).
+
+    An env's ``reset`` draws each problem from a fresh child of ``env.np_random``, so a sampler may draw
+    a batch ahead and throw away what it does not use: the next problem does not depend on it. The
+    ``k``-th reset after ``reset(seed=s)`` draws from the ``k``-th child of Gymnasium's ``np_random(s)``
+    (``Generator(PCG64(SeedSequence(s)))``, which is ``numpy.random.default_rng(s)``), so
+    ``gym.make(id).reset(seed=s)``'s problem is ``generate(domain, size, split, draw_rng(default_rng(s)))``'s.
+    """
+    return np_random.spawn(1)[0]
 
 
 # --- arguments -------------------------------------------------------------------

@@ -53,7 +53,8 @@ from svot.problem_gen.grounding import shared_grounding
 log = logging.getLogger(__name__)
 
 # whether the Held-Karp table and the line-cover A* may run compiled (SVOT_JIT=0 in the environment at
-# import turns it off, as it does the region search's: svot.engine.region_kernel)
+# import turns it off, as it does the region search's: svot.engine.region_kernel). Both paths stay: the
+# numpy/Python one is the compiled one's reference in the tests and runs where Numba cannot.
 JIT = os.environ.get("SVOT_JIT", "1") != "0"
 _kernels = None  # svot.problem_gen._optimal_numba, once loaded (False: unavailable in this process)
 

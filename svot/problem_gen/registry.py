@@ -24,7 +24,7 @@ from svot.errors import ConfigError
 
 @dataclass(frozen=True)
 class Registration:
-    """A generator registered from outside: any object with ``generate(size, split, rng)``."""
+    """A generator registered from outside: any object with ``sample(size, split, rng) -> Draw``."""
 
     generator: Any
     sizes: tuple[int, ...]
@@ -34,8 +34,8 @@ _REGISTERED: dict[str, Registration] = {}
 
 
 def register(domain: str, generator: Any, sizes: tuple[int, ...]) -> None:
-    if not callable(getattr(generator, "generate", None)):
-        raise ConfigError(f"generator for {domain!r} has no generate(size, split, rng) function")
+    if not callable(getattr(generator, "sample", None)):
+        raise ConfigError(f"generator for {domain!r} has no sample(size, split, rng) -> svot.problem_gen.Draw function")
     _REGISTERED[str(domain).lower()] = Registration(generator, tuple(sizes))
 
 

@@ -10,10 +10,11 @@ the same state.
 from __future__ import annotations
 
 import numpy as np
-from PIL import Image
 
+from svot.atomic import atomic_write_bytes
 from svot.errors import ConfigError, ProblemError
 from svot.render.atlas import cell_bounds, get_atlas
+from svot.render.png import encode_png
 
 __all__ = ["cell_bounds", "render_labels", "render_state", "render_states", "save_png"]
 
@@ -73,5 +74,6 @@ def render_labels(spec, label_ids, image_size=256, out: np.ndarray | None = None
 
 
 def save_png(path, image: np.ndarray) -> None:
-    """Write an ``(H, W, 3)`` uint8 image as PNG."""
-    Image.fromarray(np.asarray(image, np.uint8)).save(path, format="PNG")
+    """Write an ``(H, W, 3)`` uint8 image as PNG: svot's encoder (the same bytes whatever Pillow is
+    installed), written atomically (:func:`svot.atomic.atomic_write_bytes`)."""
+    atomic_write_bytes(path, encode_png(np.asarray(image, np.uint8)))

@@ -1,11 +1,12 @@
-"""Procedural sprites: one RGB tile per (domain, label, height, width), drawn with PIL.
+"""Procedural sprites: one RGB tile per (domain, label, height, width), drawn by svot's rasteriser.
 
 The library draws a fixed set of sprites (:data:`LIBRARY`); which one a kind
 gets, the floor colour and the ice sheen are the domain's choice, read from
 its spec (``sprites``, ``floor``, ``floor_sheen``: see
 :class:`~svot.domains.DomainSpec`).
 
-Every tile is drawn at 4x its size with :mod:`PIL.ImageDraw` on the domain's
+Every tile is drawn at 4x its size with :mod:`svot.raster` (svot's own
+numpy code, so the pixels do not change with the installed Pillow) on the domain's
 floor colour, downsampled with a box filter (exact 4x4 means: antialiasing),
 and framed with a one-pixel grid line a little darker (lighter on a dark floor)
 than the floor. Drawing is deterministic, so a tile depends only on its
@@ -28,9 +29,8 @@ import zlib
 from functools import lru_cache
 
 import numpy as np
-from PIL import Image, ImageDraw
-
 from svot.domains.base import DomainSpec
+from svot.raster import Draw, box_reduce, canvas
 
 SCALE = 4  # supersampling factor
 
@@ -118,8 +118,8 @@ class _Canvas:
 
     def __init__(self, w: int, h: int, floor):
         self.W, self.H = w * SCALE, h * SCALE
-        self.img = Image.new("RGB", (self.W, self.H), tuple(floor))
-        self.d = ImageDraw.Draw(self.img)
+        self.img = canvas(self.W, self.H, tuple(floor))
+        self.d = Draw(self.img)
         self.m = min(self.W, self.H)
 
     def sq(self, frac: float, cx: float = 0.5, cy: float = 0.5):
@@ -356,8 +356,7 @@ def draw_tile(floor: tuple, layers: tuple, h: int, w: int, ice: bool = False) ->
     shrink = len(layers) > 1
     for name in layers:
         _draw(cv, name, shrink_player=shrink)
-    small = cv.img.resize((w, h), Image.BOX)
-    tile = np.array(small, dtype=np.uint8)
+    tile = box_reduce(cv.img, SCALE)
     if h >= 4 and w >= 4:
         g = np.array(grid_colour(floor), np.uint8)
         tile[0, :] = g

@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from svot.domains.base import Field
 from svot.errors import ParseError, ProblemError
+from svot.numbers import is_ascii_digits
 
 __all__ = ["StateTextError", "describe", "describe_value", "parse", "parse_fields", "text_fields"]
 
@@ -131,7 +132,7 @@ def _strict_cells(text: str, n: int, line: int, label: str) -> list[list[int]]:
 
 def _strict_int(text: str, line: int, label: str) -> int:
     t = text.strip()
-    if not t.isascii() or not t.isdigit() or len(t) > _MAX_DIGITS:
+    if not is_ascii_digits(t) or len(t) > _MAX_DIGITS:
         raise StateTextError(f"expected a non-negative integer, got {t!r}", line=line, field=label)
     return int(t)
 

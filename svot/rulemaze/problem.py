@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from svot.domains import get_spec
 from svot.errors import ProblemError
+from svot.numbers import small_int
 from svot.pddl import Problem, load_domain
 from svot.rulemaze import symbols as S
 from svot.rulemaze.maze import Cell, Maze
@@ -43,9 +44,10 @@ def cell_name(cell: Cell) -> str:
 
 def parse_cell_name(name: str) -> Cell:
     parts = name.split("_")
-    if len(parts) != 3 or parts[0] != "c" or not parts[1].isdigit() or not parts[2].isdigit():
+    row, col = (small_int(parts[1]), small_int(parts[2])) if len(parts) == 3 and parts[0] == "c" else (None, None)
+    if row is None or col is None:  # ASCII digits only (svot.numbers)
         raise ProblemError(f"{name!r} is not a cell object name (expected c_<row>_<col>)")
-    return int(parts[1]), int(parts[2])
+    return row, col
 
 
 def domain_name(scenario: str, layout: str = "walls") -> str:

@@ -34,6 +34,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from svot.errors import ConfigError
 from svot.render.atlas import cell_bounds
+from svot.raster import Draw, canvas
 from svot.rulemaze import symbols as S
 from svot.rulemaze.maze import Cell, Maze
 from svot.rulemaze.scenario import get_scenario, scenarios
@@ -188,8 +189,8 @@ def marker_overlay(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     halo_w = SCALE  # one pixel
     maps = []
     for outer, inner in ((r_out + halo_w, r_out - width - halo_w), (r_out, r_out - width)):
-        m = Image.new("L", (w * SCALE, h * SCALE), 0)
-        d = ImageDraw.Draw(m)
+        m = canvas(w * SCALE, h * SCALE, 0)
+        d = Draw(m)  # svot's rasteriser: the same pixels whatever Pillow is installed
         d.ellipse([cx - outer, cy - outer, cx + outer, cy + outer], fill=255)
         d.ellipse([cx - inner, cy - inner, cx + inner, cy + inner], fill=0)
         a = np.asarray(m, np.uint32).reshape(h, SCALE, w, SCALE).sum(axis=(1, 3))

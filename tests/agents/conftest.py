@@ -50,7 +50,7 @@ def server():
     pytest.importorskip("openenv.core", reason="the agents extra (openenv-core) is not installed")
     port = _free_port()
     log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([sys.executable, "-m", "svot.agents.openenv_env", "--host", "127.0.0.1", "--port",
+    proc = subprocess.Popen([sys.executable, "-m", "svot", "serve", "--host", "127.0.0.1", "--port",
                              str(port), "--lifetime", "300"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

@@ -225,3 +225,14 @@ def test_cli_entry_point_error_has_no_traceback(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr.strip().count("\n") == 0 and "Traceback" not in r.stderr and "size 9" in r.stderr
+
+
+def test_quiet_export_prints_only_its_closing_line(tmp_path, capsys):
+    """``--quiet`` drops the summary table (issue 46: it printed it anyway); the line naming what was written stays."""
+    args = ["export", "--domains", "maze", "--sizes", "5", "--splits", "test_id", "--maps-per-split", "1"]
+    assert main([*args, "--out", str(tmp_path / "loud")]) == 0
+    loud = capsys.readouterr().out.splitlines()
+    assert main([*args, "--out", str(tmp_path / "quiet"), "--quiet"]) == 0
+    quiet = capsys.readouterr().out.splitlines()
+    assert len(loud) > 2 and any(line.startswith("total:") for line in loud)
+    assert quiet == [loud[-1].replace(str(tmp_path / "loud"), str(tmp_path / "quiet"))]

@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
 from svot.domains.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objects
 from svot.domains.sokoban import generator as sokoban
 from svot.domains.sokoban.screen import surviving_rows
@@ -23,8 +22,7 @@ from svot.engine.grounded import shared_grounding
 from svot.engine.search import SearchStepper
 from svot.pddl import Problem
 from svot.pddl.domain import parse_domain
-from svot.problem_gen import generate
-from svot.problem_gen.draws import forget_carried, permutation_rows
+from svot.problem_gen import draw_rng, generate
 from svot.problem_gen.grounding import shared_grounding as search_grounding
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,9 +60,9 @@ def test_compiled_sokoban_search_meets_the_interpreted_ones_states(size, split, 
     while len(verdicts) < 80:
         p = sokoban.sampling_params(size, split, rng)
         w, n = p["walls"], p["blocks"]
-        rows = permutation_rows(rng, size * size, 64)
+        rows = rng.permuted(np.tile(np.arange(size * size), (64, 1)), axis=1)
         screened = surviving_rows(size, w, n, rows).tolist()[:6] if size > 3 else []
-        kept = get_spec("sokoban").state_dict(sokoban.generate(size, split, rng, plan=False).problem.init, size)
+        kept = sokoban.sample(size, split, rng).generated.state
         index = [r * size + c for key in ("walls", "player", "blocks", "goals") for r, c in (
             [kept[key]] if key == "player" else kept[key])]
         draws = [(w, n, rows[j, : w + 1 + 2 * n].tolist()) for j in screened + [0, 1]]
@@ -209,25 +207,24 @@ def test_dead_with_is_not_asked_by_the_compiled_search(monkeypatch):
 
 @pytest.mark.parametrize("size,split", [(4, "id"), (4, "ood"), (5, "ood"), (6, "id"), (6, "ood")])
 def test_the_sampler_draws_the_same_problems_compiled_or_not(size, split, monkeypatch):
-    """Compiled, the sampler plays no Claim 4 or 5 (its games cost more than a compiled search); both
-    refuse only unsolvable draws, so the problems, their attempts and the generator's state are the same."""
+    """The compiled verdict search and the interpreted one (its reference, and the search where Numba
+    cannot compile) keep the same draws: the same problems and attempts."""
     runs = []
     for jit in ("1", "0"):
         monkeypatch.setattr(region_kernel, "ENABLED", jit == "1")
-        assert sokoban.compiled_verdicts(size) == (jit == "1")
-        forget_carried()
-        rng = np.random.default_rng(size * 5 + (split == "ood"))
-        got = [generate("sokoban", size, split, rng, plan=False) for _ in range(8)]
-        runs.append(([g.problem.to_pddl() for g in got], [g.params for g in got], rng.integers(1 << 62)))
+        assert sokoban.atom_bits(size).grounding.stepper.reach_compiled() == (jit == "1")
+        parent = np.random.default_rng(size * 5 + (split == "ood"))
+        got = [generate("sokoban", size, split, draw_rng(parent), plan=False) for _ in range(8)]
+        runs.append(([g.problem.to_pddl() for g in got], [g.params for g in got]))
     assert runs[0] == runs[1]
 
 
 def test_without_numba_the_search_stays_interpreted(monkeypatch):
     stepper = SearchStepper(search_grounding("sokoban", 4).stepper.stepping, search_grounding("sokoban", 4).stepper.keys)
+    bound = search_grounding("sokoban", 4).bind(generate("sokoban", 4, "id", np.random.default_rng(0)).problem)
     monkeypatch.setattr(region_kernel, "_kernel", False)  # what a failed import leaves
     assert region_kernel.region_kernel(stepper) is None and not stepper.reach_compiled()
     assert region_kernel.status() == "interpreted (Numba not importable)"
-    bound = search_grounding("sokoban", 4).bind(generate("sokoban", 4, "id", np.random.default_rng(0)).problem)
     assert stepper.reachable(bound.init, bound.goal_pos).found
 
 

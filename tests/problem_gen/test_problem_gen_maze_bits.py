@@ -28,9 +28,9 @@ def test_draw_bits_are_the_bound_problems(size, split):
 
 
 def test_generated_layouts_are_sample_layout_draws():
-    # generate() draws its permutations as sample_layout does: the kept layout is the last one drawn
+    # sample() draws its permutations as sample_layout does: the kept layout is the last one drawn
     for seed in range(30):
-        g = maze.generate(6, "ood", np.random.default_rng(seed))
+        g = maze.sample(6, "ood", np.random.default_rng(seed)).generated
         rng = np.random.default_rng(seed)
         layouts = [maze.sample_layout(6, "ood", rng) for _ in range(g.params["attempts"])]
         assert layouts[-1] == {k: g.state[k] for k in layouts[-1]}

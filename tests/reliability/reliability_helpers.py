@@ -164,8 +164,8 @@ class _BudgetFile(io.RawIOBase):
 
 
 def full_disk_writers(monkeypatch, budget: DiskBudget) -> None:
-    """Make every file :mod:`svot.dataset.writers` creates (all through ``_open_new``) a :class:`_BudgetFile`
+    """Make every file svot writes (all through :mod:`svot.atomic`'s ``_open_new``) a :class:`_BudgetFile`
     (the writers' own error handling is kept)."""
-    from svot.dataset import writers
+    from svot import atomic
 
-    monkeypatch.setattr(writers, "_open_new", lambda tmp: _BudgetFile(tmp, budget))
+    monkeypatch.setattr(atomic, "_open_new", lambda tmp: _BudgetFile(tmp, budget))

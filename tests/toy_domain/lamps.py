@@ -7,14 +7,16 @@ reference-engine fallback. Used by ``test_toy_domain.py``, the contract test and
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from svot.domains import DomainSpec, Field
 from svot.domains.base import add_kind, cells_of, player_of
-from svot.domains.grid import cell_name, cells
-from svot.engine import bfs_plan, make_engine
+from svot.domains.grid import cell_name
 from svot.pddl import load_domain
-from svot.problem_gen import Generated
+from svot.problem_gen import Draw
+from svot.problem_gen.common import finish
+from svot.problem_gen.grounding import cell_bits, shared_grounding
 
 PDDL = str(Path(__file__).with_name("lamps.pddl"))
 
@@ -47,22 +49,30 @@ class LampsSpec(DomainSpec):
 
 
 class LampsGenerator:
-    """Two lamps (three for OOD) on random cells; the plan is a BFS on the grounded engine."""
+    """Two lamps (three for OOD) on random cells, every layout solvable: ``sample`` returns a
+    :class:`~svot.problem_gen.Draw` (bits over the shared grounding where the compiled engine runs the
+    PDDL); ``generate`` plans it by breadth-first search (the default solver)."""
 
     def __init__(self, spec=None):
         self.spec = spec or LampsSpec()
 
-    def generate(self, size, split, rng):
+    def sample(self, size, split, rng):
         spec = self.spec
-        free = cells(size)
-        picks = rng.permutation(len(free))[: (3 if split == "ood" else 2) + 1]
-        player, *lamps = [list(free[i]) for i in picks]
-        state = {"domain": spec.name, "size": size, "player": player, "lamps": sorted(lamps), "lit": []}
-        problem = spec.problem_from_state(state, f"{spec.name}-{size}-{split}-{'-'.join(map(str, picks))}")
-        engine = make_engine("grounded", load_domain(spec.pddl), problem)
-        keys = [spec.action_key(a, size) for a in range(4)]
-        plan = bfs_plan(engine.initial(), engine.step, keys, engine.is_goal)
-        return Generated(spec.name, size, split, state, problem, [keys.index(k) for k in plan], {})
+        picks = rng.permutation(size * size)[: (3 if split == "ood" else 2) + 1].tolist()
+        player, *lamps = picks
+        state = {"domain": spec.name, "size": size, "player": list(divmod(player, size)),
+                 "lamps": sorted(list(divmod(c, size)) for c in lamps), "lit": []}
+        params = {"lamps": len(lamps), "attempts": 1}
+        build = functools.partial(finish, spec, size, split, state, None, params)
+        if load_domain(spec.pddl).unsupported is not None:  # beyond the compiled engine: no bits
+            return Draw(spec.name, size, split, params, build)
+        grounding = shared_grounding(spec.name, size)
+        at, lamp, lit = cell_bits(grounding, size, ("at", "lamp", "lit"))
+        init, goal = at[player], 0
+        for c in lamps:
+            init |= lamp[c]
+            goal |= lit[c]
+        return Draw(spec.name, size, split, params, build, init, goal, 0, grounding.shared)
 
 
 class LampsTypedSpec(LampsSpec):

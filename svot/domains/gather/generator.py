@@ -28,6 +28,8 @@ through the grounded engine, which must reach the goal (all balls collected).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from svot.domains import get_spec
@@ -37,7 +39,7 @@ from svot.domains.gather.table5 import TABLE5
 from svot.domains.grid import Cell
 from svot.errors import ConfigError
 from svot.problem_gen.cells import index_cell, index_cells_list
-from svot.problem_gen.common import MAX_ATTEMPTS, Generated, attempts_exhausted, count_for, finish
+from svot.problem_gen.common import MAX_ATTEMPTS, Draw, Generated, attempts_exhausted, count_for, finish
 
 DOMAIN = "gather"
 
@@ -75,21 +77,22 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> tuple[dict
     return layout, attempt
 
 
-def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
-    spec = get_spec(DOMAIN)
+def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
+    """Every layout is solvable: the colourings are redrawn, the layout kept; its Problem built when first read."""
     params = sampling_params(size, split)
     layout, attempts = sample_layout(size, split, rng)
-    all_balls = [b for where in layout["balls"].values() for b in where]
-    if plan:
-        actions, optimal = plan_for(size, tuple(layout["player"]), all_balls)
-    else:
-        actions, optimal = None, True
-    params = {
-        **params,
-        "per_colour": {c: len(v) for c, v in layout["balls"].items()},
-        "attempts": attempts,
-    }
-    return finish(spec, size, split, layout, actions, params, plan_optimal=optimal)
+    params = {**params, "per_colour": {c: len(v) for c, v in layout["balls"].items()}, "attempts": attempts}
+    return Draw(DOMAIN, size, split, params, functools.partial(_package, size, split, layout, params))
+
+
+def _package(size: int, split: str, layout: dict, params: dict) -> Generated:
+    return finish(get_spec(DOMAIN), size, split, layout, None, params)
+
+
+def plan(gen: Generated) -> tuple[list[int], bool]:
+    """``generate``'s plan of a drawn problem: :func:`plan_for` of its layout."""
+    balls = [b for where in gen.state["balls"].values() for b in where]
+    return plan_for(gen.size, tuple(gen.state["player"]), balls)
 
 
 def plan_for(size: int, player: Cell, balls) -> tuple[list[int], bool]:

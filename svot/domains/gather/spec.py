@@ -9,6 +9,7 @@ from svot.domains.gather import wording as wording_module
 from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
 from svot.domains.gather import look as look_module
 from svot.errors import ActionError
+from svot.numbers import small_int
 from svot.domains.gather.table5 import TABLE5
 
 COLOURS = ("red", "green", "blue", "yellow")
@@ -49,8 +50,8 @@ class GatherSpec(DomainSpec):
     def parse_action(self, text: str, size: int) -> int:
         words = str(text).lower().replace(",", " ").split()
         words = [w for w in words if w not in ("move", "step", "steps", "cell", "cells", "by")]
-        if len(words) == 2 and words[0] in DIRECTIONS and words[1].isdigit():
-            k = int(words[1])
+        k = small_int(words[1]) if len(words) == 2 and words[0] in DIRECTIONS else None
+        if k is not None:
             if 1 <= k <= size - 1:
                 return 4 * (k - 1) + DIRECTIONS.index(words[0])
         raise ActionError(

@@ -11,6 +11,8 @@ order up, down, left, right).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from svot.domains import get_spec
@@ -19,11 +21,11 @@ from svot.errors import ConfigError
 from svot.problem_gen.cells import index_cell, index_cells_list
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
+    Draw,
     Generated,
     attempts_exhausted,
     count_for,
     finish,
-    problem_name,
 )
 from svot.problem_gen.grounding import cell_bits, kept_per_size, shared_grounding
 
@@ -72,10 +74,9 @@ class AtomBits:
 atom_bits = kept_per_size(DOMAIN, AtomBits)
 
 
-def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
-    """Layouts are searched on bits read straight off the shared grounding: a refused one builds no Problem
-    (a test checks the bits against ``bind``); the kept one is built, named and checked by ``finish``."""
-    spec = get_spec(DOMAIN)
+def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
+    """Layouts are searched on bits read straight off the shared grounding (a refused one builds no Problem);
+    the kept one's Problem is built, named and checked by ``finish`` when first read, with the search's plan."""
     params = sampling_params(size, split)
     w = params["walls"]
     bits = atom_bits(size)
@@ -85,7 +86,11 @@ def generate(size: int, split: str, rng: np.random.Generator) -> Generated:
         init, goal_pos = bits.bound(w, perm)
         result = stepper.bfs(init, goal_pos, 0)
         if result.solved:
-            layout = layout_from_perm(size, w, perm)
-            problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
-            return finish(spec, size, split, layout, result.plan, {**params, "attempts": attempt}, problem)
+            kept = {**params, "attempts": attempt}
+            build = functools.partial(_package, size, split, layout_from_perm(size, w, perm), result.plan, kept)
+            return Draw(DOMAIN, size, split, kept, build, init, goal_pos, 0, bits.grounding.shared)
     raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
+
+
+def _package(size: int, split: str, layout: dict, plan: list[int], params: dict) -> Generated:
+    return finish(get_spec(DOMAIN), size, split, layout, plan, params)

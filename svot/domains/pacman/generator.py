@@ -20,6 +20,8 @@ which must reach the goal; no planner is trusted without that replay.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from svot.domains import get_spec
@@ -28,7 +30,7 @@ from svot.domains.pacman.solver import greedy_plan, pacman_plan
 from svot.domains.pacman.table5 import TABLE5
 from svot.errors import ConfigError
 from svot.problem_gen.cells import index_cell, index_cells_list
-from svot.problem_gen.common import Generated, count_for, finish
+from svot.problem_gen.common import Draw, Generated, count_for, finish
 
 DOMAIN = "pacman"
 
@@ -52,15 +54,20 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
     }
 
 
-def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
-    spec = get_spec(DOMAIN)
-    params = sampling_params(size, split)
+def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
+    """Every layout is solvable: one draw, its Problem built when first read (the env's engine needs it)."""
+    params = {**sampling_params(size, split), "attempts": 1}
     layout = sample_layout(size, split, rng)
-    if plan:
-        actions, optimal = plan_for(size, tuple(layout["player"]), layout["coins"])
-    else:
-        actions, optimal = None, True
-    return finish(spec, size, split, layout, actions, {**params, "attempts": 1}, plan_optimal=optimal)
+    return Draw(DOMAIN, size, split, params, functools.partial(_package, size, split, layout, params))
+
+
+def _package(size: int, split: str, layout: dict, params: dict) -> Generated:
+    return finish(get_spec(DOMAIN), size, split, layout, None, params)
+
+
+def plan(gen: Generated) -> tuple[list[int], bool]:
+    """``generate``'s plan of a drawn problem: :func:`plan_for` of its layout."""
+    return plan_for(gen.size, tuple(gen.state["player"]), gen.state["coins"])
 
 
 def plan_for(size: int, player: Cell, coins) -> tuple[list[int], bool]:

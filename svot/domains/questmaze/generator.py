@@ -19,12 +19,11 @@ import operator
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
 from svot.domains.passages import PassageBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
 from svot.domains.questmaze.look import ITEMS, TARGETS
 from svot.errors import ConfigError
-from svot.problem_gen.common import Generated, finish_connected
+from svot.problem_gen.common import Draw, Generated, finish_connected
 from svot.problem_gen.grounding import cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "questmaze"
@@ -51,12 +50,11 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on cell indices ``r * N + c``: (start, princess, treasure, open edges as bits
     (:func:`~svot.domains.passages.create_maze_mask`), items as (cell, index in ITEMS) in cell order)."""
-    n_items = _item_count(size, split)
     n2 = size * size
-    start, princess, treasure = as_list(rng.choice(n2, size=3, replace=False))
+    start, princess, treasure = rng.choice(n2, size=3, replace=False).tolist()
     opened = create_maze_mask(size, start, (princess, treasure), rng)
     rest = [c for c in range(n2) if c != start and c != princess and c != treasure]
-    picks = sorted(as_list(rng.choice(len(rest), size=n_items, replace=False)))
+    picks = sorted(rng.choice(len(rest), size=_item_count(size, split), replace=False).tolist())
     k = len(ITEMS)
     items = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, princess, treasure, opened, items
@@ -81,11 +79,6 @@ def _layout(size: int, drawn: tuple) -> dict:
         "walls_right": walls_right,
         "walls_down": walls_down,
     }
-
-
-def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
-    layout = sample_layout(size, split, rng)
-    return finish_connected(get_spec(DOMAIN), size, split, layout, sampling_params(size, split), plan)
 
 
 class _InitBits:
@@ -124,28 +117,20 @@ class _InitBits:
 _init_bits = kept_per_size(DOMAIN, _InitBits)
 
 
-def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
-    """:func:`generate`'s draws (the same ``rng`` calls, as :func:`_draw` makes them) as the bits of the
-    initial state over the size's shared grounding; the Problem (``generate(..., plan=False)``'s) is built
-    when asked for. ``rng``: a numpy Generator, or the stream's :class:`~svot.domains.drawn.RawDraws`
-    (the same values)."""
+def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
+    """The layout's draws (:func:`_draw`) as the bits of its initial state over the size's shared grounding;
+    the Problem is built when first read (every maze is connected: the plan waits until asked for)."""
+    drawn = _draw(size, split, rng)
+    start, princess, treasure, opened, items = drawn
     t = _init_bits(size)
-    start, princess, treasure = as_list(rng.choice(t.n2, size=3, replace=False))
-    opened = create_maze_mask(size, start, (princess, treasure), rng)
-    init, rest = t.placed(start, princess, treasure)
-    picks = as_list(rng.choice(len(rest), size=_item_count(size, split), replace=False))
-    picks.sort()
-    integers, k = rng.integers, len(ITEMS)
-    items = [(rest[i], int(integers(k))) for i in picks]
+    init, _rest = t.placed(start, princess, treasure)
     swap = t.swap
     for c, j in items:
         init ^= swap[j][c]  # c is free in init: the item takes it
     edge_bits, walls = t.maze(opened)
-    drawn = (start, princess, treasure, opened, items)
-    return DrawnBits(init | edge_bits, t.goal_pos, 0, t.grounding.shared, functools.partial(_package, size, split, drawn), walls)
-
-
-bit_stream = stream_of(draw_bits)  # draw_bits on the rng's outputs, read in Python (RawDraws, a batch ahead)
+    params = {**sampling_params(size, split), "attempts": 1}
+    build = functools.partial(_package, size, split, drawn)
+    return Draw(DOMAIN, size, split, params, build, init | edge_bits, t.goal_pos, 0, t.grounding.shared, walls)
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:

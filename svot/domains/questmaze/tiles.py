@@ -1,8 +1,9 @@
-"""QuestMaze's cell tiles in RuleMaze's images (:mod:`svot.rulemaze.render`), drawn with PIL.
+"""QuestMaze's cell tiles in RuleMaze's images (:mod:`svot.rulemaze.render`), drawn by svot's rasteriser.
 
 A grass field (a flat green with a few fixed darker and lighter blades) with an icon in the
 middle: prince (start), princess and treasure (targets), key, heart and food (items), and the
-monster that blocks a cell of the open grid. Icons are drawn at ``scale`` times the tile size and
+monster that blocks a cell of the open grid. Icons are drawn at ``scale`` times the tile size
+(:mod:`svot.raster`: svot's own code, so no Pillow release changes a pixel) and
 reduced with a box filter (exact means: antialiasing), so a tile depends only on the symbol and its
 size. No icon uses the renderer's wall, grid-line or marker colours (it finds the grid and the
 marker by those colours). The scenario (:mod:`.scenario`) hands them to the renderer.
@@ -11,7 +12,8 @@ marker by those colours). The scenario (:mod:`.scenario`) hands them to the rend
 from __future__ import annotations
 
 import numpy as np
-from PIL import Image, ImageDraw
+
+from svot.raster import Draw, box_reduce, canvas
 
 #: The plain cell: the grass field alone.
 GRASS_CELL = "grass"
@@ -33,8 +35,9 @@ class _Canvas:
 
     def __init__(self, w: int, h: int, fill, scale: int):
         self.W, self.H = w * scale, h * scale
-        self.img = Image.new("RGB", (self.W, self.H), tuple(fill))
-        self.d = ImageDraw.Draw(self.img)
+        self.scale = scale
+        self.img = canvas(self.W, self.H, tuple(fill))
+        self.d = Draw(self.img)
         self.m = min(self.W, self.H)
 
     def box(self, u0: float, v0: float, u1: float, v1: float, side: float = 0.62):
@@ -188,4 +191,4 @@ def draw_tile(symbol: str, h: int, w: int, scale: int) -> np.ndarray | None:
     _grass(cv)
     if symbol in ICONS:
         ICONS[symbol](cv)
-    return np.array(cv.img.resize((w, h), Image.BOX), dtype=np.uint8)
+    return box_reduce(cv.img, scale)

@@ -24,12 +24,11 @@ from itertools import compress
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
-from svot.domains.passages import create_maze_edges, inner_edges
+from svot.domains.passages import create_maze_mask, inner_edges
 from svot.domains.questmaze5.look import ITEMS, TARGETS
 from svot.errors import ConfigError
-from svot.problem_gen.common import Generated, finish_connected
+from svot.problem_gen.common import Draw, Generated, finish_connected
 from svot.problem_gen.grounding import kept_per_size, shared_grounding
 
 DOMAIN = "questmaze5"
@@ -60,14 +59,15 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 
 def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on logical cell indices ``r * m + c``: (start, princess, treasure, the logical
-    maze's open edges (:func:`~svot.domains.passages.create_maze_edges`), items as (logical cell, index in
+    maze's open edges (:func:`~svot.domains.passages.create_maze_mask`, a flag per edge), items as (logical cell, index in
     ITEMS) in cell order)."""
     p = sampling_params(size, split)
     m = p["logical_size"]
-    start, princess, treasure = as_list(rng.choice(m * m, size=3, replace=False))
-    is_open = create_maze_edges(m, start, (princess, treasure), rng)
+    start, princess, treasure = rng.choice(m * m, size=3, replace=False).tolist()
+    opened = create_maze_mask(m, start, (princess, treasure), rng)
+    is_open = [opened >> k & 1 == 1 for k in range(len(inner_edges(m)))]
     rest = [c for c in range(m * m) if c != start and c != princess and c != treasure]
-    picks = sorted(as_list(rng.choice(len(rest), size=p["items"], replace=False)))
+    picks = sorted(rng.choice(len(rest), size=p["items"], replace=False).tolist())
     k = len(ITEMS)
     items = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, princess, treasure, is_open, items
@@ -98,11 +98,6 @@ def _layout(size: int, drawn: tuple) -> dict:
     }
 
 
-def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
-    layout = sample_layout(size, split, rng)
-    return finish_connected(get_spec(DOMAIN), size, split, layout, sampling_params(size, split), plan)
-
-
 class _InitBits:
     """Per size, the shared grounding's bits of a layout's initial atoms (``problem_from_state``'s): by
     logical cell (its grid cell's), by logical edge (the grid cell between its ends: free when open, a
@@ -129,10 +124,9 @@ class _InitBits:
 _init_bits = kept_per_size(DOMAIN, _InitBits)
 
 
-def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
-    """:func:`generate`'s draws (the same ``rng`` calls) as the bits of the initial state over the size's
-    shared grounding; the Problem (``generate(..., plan=False)``'s) is built when asked for. ``rng``: a
-    numpy Generator, or the stream's :class:`~svot.domains.drawn.RawDraws` (the same values)."""
+def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
+    """The layout's draws as the bits of its initial state over the size's shared grounding; the Problem
+    is built when first read (the free cells are connected: the plan waits until asked for)."""
     drawn = _draw(size, split, rng)
     start, princess, treasure, is_open, items = drawn
     t = _init_bits(size)
@@ -146,10 +140,9 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
     # the cells between logical cells: free where the edge is open, a monster where closed (distinct bits:
     # a sum is their OR)
     init |= sum(compress(t.edge_free, is_open)) + sum(compress(t.edge_monster, map(operator.not_, is_open)))
-    return DrawnBits(init, t.goal_pos, 0, t.grounding.shared, functools.partial(_package, size, split, drawn))
-
-
-bit_stream = stream_of(draw_bits)  # draw_bits on the rng's outputs, read in Python (RawDraws, a batch ahead)
+    params = {**sampling_params(size, split), "attempts": 1}
+    build = functools.partial(_package, size, split, drawn)
+    return Draw(DOMAIN, size, split, params, build, init, t.goal_pos, 0, t.grounding.shared)
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:

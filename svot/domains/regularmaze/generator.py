@@ -18,12 +18,11 @@ import functools
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.drawn import DrawnBits, as_list, stream_of
 from svot.domains.grid import cell_name, cells
 from svot.domains.passages import PassageBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
 from svot.errors import ConfigError
-from svot.problem_gen.common import Generated, finish_connected
+from svot.problem_gen.common import Draw, Generated, finish_connected
 from svot.problem_gen.grounding import cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "regularmaze"
@@ -46,10 +45,10 @@ def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     as bits (:func:`~svot.domains.passages.create_maze_mask`), zones as (cell, index in ZONES) in cell order)."""
     p = sampling_params(size, split)
     n2 = size * size
-    start, goal = as_list(rng.choice(n2, size=2, replace=False))
+    start, goal = rng.choice(n2, size=2, replace=False).tolist()
     opened = create_maze_mask(size, start, (goal,), rng)
     rest = [c for c in range(n2) if c != start and c != goal]
-    picks = sorted(as_list(rng.choice(len(rest), size=p["zones"], replace=False)))
+    picks = sorted(rng.choice(len(rest), size=p["zones"], replace=False).tolist())
     k = len(ZONES)
     zones = [(rest[i], int(rng.integers(k))) for i in picks]
     return start, goal, opened, zones
@@ -74,11 +73,6 @@ def _layout(size: int, drawn: tuple) -> dict:
     }
 
 
-def generate(size: int, split: str, rng: np.random.Generator, plan: bool = True) -> Generated:
-    layout = sample_layout(size, split, rng)
-    return finish_connected(get_spec(DOMAIN), size, split, layout, sampling_params(size, split), plan)
-
-
 class _InitBits:
     """Per size, the shared grounding's bits of a layout's initial atoms (``problem_from_state``'s), by
     cell index and edge index, and the goal ``(at goal)`` per cell."""
@@ -98,10 +92,9 @@ class _InitBits:
 _init_bits = kept_per_size(DOMAIN, _InitBits)
 
 
-def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
-    """:func:`generate`'s draws (the same ``rng`` calls) as the bits of the initial state over the size's
-    shared grounding; the Problem (``generate(..., plan=False)``'s) is built when asked for. ``rng``: a
-    numpy Generator, or the stream's :class:`~svot.domains.drawn.RawDraws` (the same values)."""
+def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
+    """The layout's draws as the bits of its initial state over the size's shared grounding; the Problem
+    is built when first read (every maze is connected: the plan waits until asked for)."""
     drawn = _draw(size, split, rng)
     start, goal, opened, zones = drawn
     t = _init_bits(size)
@@ -110,11 +103,9 @@ def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
     for c, z in zones:
         init |= zone[z][c]
     edge_bits, walls = t.maze(opened)
-    return DrawnBits(init | edge_bits, t.at[goal], 0, t.grounding.shared, functools.partial(_package, size, split, drawn),
-                     walls)
-
-
-bit_stream = stream_of(draw_bits)  # draw_bits on the rng's outputs, read in Python (RawDraws, a batch ahead)
+    params = {**sampling_params(size, split), "attempts": 1}
+    build = functools.partial(_package, size, split, drawn)
+    return Draw(DOMAIN, size, split, params, build, init | edge_bits, t.at[goal], 0, t.grounding.shared, walls)
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:

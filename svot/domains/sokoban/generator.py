@@ -18,9 +18,10 @@ Solvability is breadth-first search on the grounded engine: every successor
 comes from the PDDL's ground actions. The search may skip states that provably
 cannot reach the goal (see :func:`dead_masks`), which changes neither the
 verdict nor the plan found; it gives up after ``max_states`` states and the
-layout is then redrawn like an unsolvable one. A reset asks only for the verdict
-(``plan=False``): the engine's region search, compiled where Numba loads
-(:mod:`svot.engine.region_kernel`), which meets the same states as the interpreted one.
+layout is then redrawn like an unsolvable one. :func:`sample` asks only for the verdict:
+the engine's region search, compiled where Numba loads (:mod:`svot.engine.region_kernel`), which
+meets the same states as the interpreted one (kept as the compiled one's reference and for where
+Numba cannot compile).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ import math
 import numpy as np
 
 from svot.domains import get_spec
-from svot.domains.drawn import DrawnBits
 from svot.domains.grid import Cell, cell_name
 from svot.domains.sokoban.screen import MAX_SIZE as MAX_SCREEN_SIZE, surviving_rows
 from svot.domains.sokoban.table5 import TABLE5
@@ -41,14 +41,13 @@ from svot.errors import ConfigError
 from svot.problem_gen.cells import index_cell, index_cells_list
 from svot.problem_gen.common import (
     MAX_ATTEMPTS,
+    Draw,
     Generated,
     attempts_exhausted,
     count_for,
     finish,
     nearest_table_size,
-    problem_name,
 )
-from svot.problem_gen.draws import FIRST_BATCH, LARGEST_BATCH, first_kept
 from svot.problem_gen.grounding import Bound, cell_bits, kept_per_size, shared_grounding
 
 DOMAIN = "sokoban"
@@ -131,7 +130,17 @@ class Board:
         self.full = (1 << size * size) - 1
         self.not_col0 = self.full & ~sum(1 << (r * size) for r in range(size))
         self.not_col_last = self.full & ~sum(1 << (r * size + size - 1) for r in range(size))
-        self._last_live = (-1, -1, 0)  # (free, goals, live): one tuple, read and written at once
+        self.top_or_bottom = (1 << size) - 1 | ((1 << size) - 1) << (size * (size - 1))
+        self.left_or_right = self.full & ~(self.not_col0 & self.not_col_last)
+
+    def cornered(self, walls: int) -> int:
+        """Cells with a wall or the grid's edge above or below them, and one left or right of them: a lone
+        block there cannot be pushed at all (a push needs both cells of a line free), so off the goals it
+        is dead (Claim 1's simplest case, a few int operations: it refuses most draws)."""
+        n = self.size
+        vertical = self.top_or_bottom | (walls << n) & self.full | walls >> n
+        horizontal = self.left_or_right | (walls << 1) & self.not_col0 | (walls >> 1) & self.not_col_last
+        return vertical & horizontal
 
     def toward(self, b: int, d: str) -> int:
         """Cells x whose neighbour x+d (inside the grid) is in ``b``."""
@@ -154,11 +163,7 @@ class Board:
         """Claim 1: free cells from which a lone block can be pushed onto some goal.
 
         For each direction d: x joins when x and x-d are free and x+d is live (:meth:`toward`
-        inlined, its column masks folded into the free pairs). The last answer is kept: the
-        sampler's screen and its search ask for the same draw one after the other."""
-        last = self._last_live
-        if last[0] == free and last[1] == goals:
-            return last[2]
+        inlined, its column masks folded into the free pairs)."""
         n = self.size
         up = free & (free >> n)  # toward(free, down); then toward(live, up)
         down = free & (free << n)  # toward(free, up); then toward(live, down)
@@ -170,7 +175,6 @@ class Board:
             if new == live:
                 break
             live = new
-        self._last_live = (free, goals, live)
         return live
 
     def reach(self, free: int, start: int) -> int:
@@ -194,28 +198,6 @@ class Board:
                 return reach
             reach = new
 
-    def one_block_moves(self, free: int, x: int, p: int) -> tuple[int, int]:
-        """Claims 4–5's one-block game at block cell ``x`` with the player on ``p`` (one bit each):
-        ``(region, pushed)``, the cells the player walks to (a flood of the free cells but ``x``) and
-        the cells the block can be pushed to (x+d with the player on x-d in the region and x+d free;
-        the player then ends on x)."""
-        n, nc0, ncl = self.size, self.not_col0, self.not_col_last
-        open_cells = free & ~x
-        region = front = p
-        while front:
-            front = (front << n | front >> n | (front << 1) & nc0 | (front >> 1) & ncl) & open_cells & ~region
-            region |= front
-        pushed = 0
-        if x >> n & region:
-            pushed |= x << n & free
-        if x << n & region:
-            pushed |= x >> n & free
-        if (x & nc0) >> 1 & region:
-            pushed |= (x << 1) & nc0 & free
-        if (x & ncl) << 1 & region:
-            pushed |= (x & nc0) >> 1 & free
-        return region, pushed
-
 
 @functools.lru_cache(maxsize=None)
 def board(size: int) -> Board:
@@ -225,10 +207,14 @@ def board(size: int) -> Board:
 def quick_reject_bits(size: int, walls: int, blocks: list[int], goals: list[int]) -> bool:
     """Claims 1–2 on bitboards (``blocks``, ``goals``: one bit each). True: certainly unsolvable."""
     b = board(size)
-    free = b.full & ~walls
     goal_bits = 0
     for g in goals:
         goal_bits |= g
+    dead = b.cornered(walls) & ~goal_bits
+    for x in blocks:
+        if x & dead:
+            return True
+    free = b.full & ~walls
     live = b.live(free, goal_bits)
     for x in blocks:
         if not x & live:
@@ -303,179 +289,21 @@ def search(problem, layout: dict | None = None, *, prune: bool = True, max_state
     )
 
 
-# Claim 4 (one block and the player). Forget every block but block i, keep the
-# player. A real play, read on the player and block i alone, is a play of this
-# one-block game: a walk enters a cell with no wall and no block, so none in the
-# game either; a push of block i needs in the game what it needs in the real one,
-# less the other blocks; a push of another block j moves the player onto j's cell,
-# which is no wall and not block i's, a walk in the game. In a goal state block i
-# stands on a goal square, so if no play of its one-block game gets it onto one,
-# the layout is unsolvable. The game is small: a state is block i's cell and the
-# player's region (the cells it can walk to around the block).
-
-
-def block_reaches_a_goal(size: int, free: int, player: int, block: int, goals: int) -> bool:
-    """Claim 4 for one block (bitboards: ``player``, ``block`` one bit each): False when its one-block
-    game never gets it onto one of ``goals``, so the layout is certainly unsolvable."""
-    b = board(size)
-    explored: dict[int, int] = {}  # block cell -> the player cells already walked to with it there
-    todo = [(block, player)]
-    while todo:
-        x, p = todo.pop()
-        done = explored.get(x, 0)
-        if p & done:
-            continue
-        if x & goals:
-            return True
-        region, pushed = b.one_block_moves(free, x, p)
-        explored[x] = done | region
-        if pushed & goals:
-            return True
-        while pushed:
-            y = pushed & -pushed
-            todo.append((y, x))
-            pushed ^= y
-    return False
-
-
-def one_block_refuses(
-    size: int, walls: int, blocks: int, drawn: list[int], games: "OneBlockGames | None" = None
-) -> bool:
-    """Claim 4 on a draw (cell indices: walls, the player, the blocks, the goals): True when some block
-    cannot reach any goal square even alone with the player (certainly unsolvable). ``games``: the
-    draw's one-block games (:func:`one_block_games`), kept for its search's Claim 5; without them, a
-    lean game per block (what a draw searched without Claim 5 needs: keeping verdicts costs more)."""
-    wall_board = goal_board = 0
-    for i in drawn[:walls]:
-        wall_board |= 1 << i
-    for i in drawn[walls + 1 + blocks :]:
-        goal_board |= 1 << i
-    free = board(size).full & ~wall_board
-    return _refuses(size, free, goal_board, drawn[walls], drawn[walls + 1 : walls + 1 + blocks], games)
-
-
-def _refuses(size: int, free: int, goal_board: int, player: int, blocks: list[int], games) -> bool:
-    """:func:`one_block_refuses` on the draw's boards (``player``, ``blocks``: cell indices)."""
-    player = 1 << player
-    if games is not None:
-        for i in blocks:
-            if not games.reaches(1 << i, player):
-                return True
-        return False
-    for i in blocks:
-        if not block_reaches_a_goal(size, free, player, 1 << i, goal_board):
-            return True
-    return False
-
-
-def one_block_games(size: int, walls: int, blocks: int, drawn: list[int]) -> "OneBlockGames":
-    """A draw's :class:`OneBlockGames` (cell indices: walls, the player, the blocks, the goals)."""
-    wall_board = goal_board = 0
-    for i in drawn[:walls]:
-        wall_board |= 1 << i
-    for i in drawn[walls + 1 + blocks :]:
-        goal_board |= 1 << i
-    return OneBlockGames(size, board(size).full & ~wall_board, goal_board)
-
-
-# Claim 5 (Claim 4 in every state). A state's play read on the player and block i alone is a play of
-# block i's one-block game from the player's and the block's cells (Claim 4's argument holds from any
-# state), so if that game never gets block i onto a goal square the state is dead. The game's verdict
-# depends on the player's cell only through the player's region around the block (the cells it walks
-# to in the free cells but the block's): one verdict per (block cell, region). A game explored to its
-# end without meeting a goal square refutes every position it met (each reaches only positions met);
-# one that meets one proves alive the positions on the way. The verdict search asks it after each
-# push, of the pushed block (the other blocks' regions are unchanged: the player moved between two
-# adjacent free cells, neither of them theirs); a walk changes no region.
-
-
-class OneBlockGames:
-    """Claim 4/5 verdicts of one draw's one-block games, kept: ``dead[x]``/``live[x]`` are the player
-    cells known to refute/prove the block's game with the block on cell index ``x``."""
-
-    def __init__(self, size: int, free: int, goals: int):
-        self.size, self.free, self.goals = size, free, goals
-        self.dead: dict[int, int] = {}
-        self.live: dict[int, int] = {}  # a block on a goal square: alive wherever the player is
-        while goals:
-            g = goals & -goals
-            self.live[g.bit_length() - 1] = free
-            goals ^= g
-
-    def reaches(self, block: int, player: int) -> bool:
-        """Whether the one-block game from these cells (bitboards) gets the block onto a goal square."""
-        x0 = block.bit_length() - 1
-        if player & self.live.get(x0, 0):
-            return True
-        if player & self.dead.get(x0, 0):
-            return False
-        moves = board(self.size).one_block_moves
-        free, goals, dead, live = self.free, self.goals, self.dead, self.live
-        explored: dict[int, int] = {}  # block cell -> the player cells already walked to with it there
-        nodes: list[tuple[int, int, int]] = []  # (block cell index, region, the node it was pushed from)
-        todo = [(block, player, -1)]
-        while todo:
-            x, p, parent = todo.pop()
-            xi = x.bit_length() - 1
-            done = explored.get(x, 0)
-            if p & done or p & dead.get(xi, 0):
-                continue
-            region, pushed = moves(free, x, p)
-            nodes.append((xi, region, parent))
-            if p & live.get(xi, 0):
-                self._proved(nodes, len(nodes) - 1)
-                return True
-            explored[x] = done | region
-            here = len(nodes) - 1
-            if pushed & goals:  # onto a goal square: this position is alive
-                self._proved(nodes, here)
-                return True
-            while pushed:
-                y = pushed & -pushed
-                todo.append((y, x, here))
-                pushed ^= y
-        for xi, region, _parent in nodes:  # every position met reaches only positions met: none a goal
-            dead[xi] = dead.get(xi, 0) | region
-        return False
-
-    def _proved(self, nodes: list, i: int) -> None:
-        """Mark alive the positions from ``nodes[i]`` back to the start (each pushes to the next)."""
-        live = self.live
-        while i >= 0:
-            xi, region, i = nodes[i]
-            live[xi] = live.get(xi, 0) | region
-
-    def dead_with(self, t: AtomBits):
-        """Claim 5 for :meth:`svot.engine.search.SearchStepper.reachable`: ``(bits, q)`` -> the pivot bits
-        known with them and those dead, when ``bits`` is one ``(block c)`` bit (else nothing known)."""
-        at_low, block_low = t.at_low, t.block_low
-        if at_low is None or block_low is None:
-            return None
-        cells = len(t.block)
-        reaches, live, dead = self.reaches, self.live, self.dead
-
-        def ask(bits: int, q: int) -> tuple[int, int]:
-            x = bits.bit_length() - 1 - block_low
-            if bits & (bits - 1) or not 0 <= x < cells:
-                return 0, 0
-            reaches(1 << x, q >> at_low)  # q's cell is then in live[x] or dead[x]
-            d = dead.get(x, 0)
-            return (live.get(x, 0) | d) << at_low, d << at_low
-
-        return ask
-
-
 # --- the sampler's loop ----------------------------------------------------------------
 #
-# Each draw is screened by Claims 1–3 at the start (numpy, a batch of draws at
-# once: svot.domains.sokoban.screen, or draw by draw where few are refused), and the
-# survivors, in draw order, by Claim 4 where many draws are refused (a fifth of a
-# search's time; it refuses most unsolvable survivors: CLAIM4_MEAN_ATTEMPTS) and then the
-# same pruned search as :func:`search` (with plan=False the verdict search, with
-# Claim 5 on the one-block games Claim 4 played, kept), on bits read straight off the shared
-# grounding (no Problem is built for a refused layout). The first draw the
-# search solves is kept, as in a one-by-one loop: the same draws, the same
-# problem, the same plan (tests compare with that loop).
+# Draws are taken a batch at a time (``rng.permuted`` on rows of ``arange(N * N)``: the rows of as many
+# successive ``rng.permutation(N * N)`` calls) and screened by the static claims at the start (:func:`_screened`). The survivors, in draw order, get the same pruned search as :func:`search`
+# (with plan=False the engine's verdict search), on bits read straight off the shared grounding (no
+# Problem is built for a refused layout). The first draw the search solves is kept, as in a one-by-one
+# loop: the same problem. The rows drawn past it are thrown away (a caller draws each problem from its
+# own Generator, svot.problem_gen.draw_rng).
+
+# Rows drawn at once: a first batch screened row by row in Python, stopping at the kept one (ID keeps one of its
+# first few draws: 5-15 on average), then batches screened whole in numpy (OOD draws 130-570 per problem),
+# doubling up to the largest.
+FIRST_BATCH = 64
+SECOND_BATCH = 512
+LARGEST_BATCH = 4096
 
 
 class AtomBits:
@@ -489,24 +317,9 @@ class AtomBits:
             for r in range(size - 1)
             for c in range(size - 1)
         ]
-        self._blocks_on: dict[int, int] = {}
-        # the (at c) and (block c) bits run in cell order from these bits (None if not: Claim 5 is then off)
-        self.at_low = _run_start(self.at)
-        self.block_low = _run_start(self.block)
 
     def blocks_on(self, cells: int) -> int:
-        """The ``(block c)`` bits of the cells of a bitboard (a shift where they run in cell order, else kept:
-        a draw asks for some 25 windows)."""
-        if self.block_low is not None:
-            return cells << self.block_low
-        out = self._blocks_on.get(cells)
-        if out is None:
-            if len(self._blocks_on) >= 1 << 16:
-                self._blocks_on.clear()
-            out = self._blocks_on[cells] = self._blocks_on_uncached(cells)
-        return out
-
-    def _blocks_on_uncached(self, cells: int) -> int:
+        """The ``(block c)`` bits of the cells of a bitboard."""
         out = 0
         block = self.block
         while cells:
@@ -517,12 +330,6 @@ class AtomBits:
 
 
 atom_bits = kept_per_size(DOMAIN, AtomBits)
-
-
-def _run_start(bits: list[int]) -> int | None:
-    """The position of ``bits[0]`` when ``bits[i]`` is the bit ``i`` places above it for every ``i``."""
-    low = bits[0].bit_length() - 1
-    return low if all(b == 1 << (low + i) for i, b in enumerate(bits)) else None
 
 
 def initial_bits(t: AtomBits, walls: int, blocks: int, drawn: list[int]) -> tuple[int, int, int, int]:
@@ -545,14 +352,7 @@ def initial_bits(t: AtomBits, walls: int, blocks: int, drawn: list[int]) -> tupl
 
 
 def search_draw(
-    size: int,
-    walls: int,
-    blocks: int,
-    drawn: list[int],
-    *,
-    max_states: int = MAX_STATES,
-    plan: bool = True,
-    games: "OneBlockGames | None" = None,
+    size: int, walls: int, blocks: int, drawn: list[int], *, max_states: int = MAX_STATES, plan: bool = True
 ) -> SearchResult:
     """:func:`search` on the layout of a draw (walls, player, blocks, goals as cell indices), without a Problem.
 
@@ -563,8 +363,7 @@ def search_draw(
 
     ``plan=False`` asks only for the verdict, from the engine's
     :meth:`~svot.engine.search.SearchStepper.reachable` (the same successors, the
-    dead states of Claim 1, and of Claim 5 from :data:`CLAIM5_STATES` up (``games``: the draw's
-    :class:`OneBlockGames`, else new ones), no plan: ``SearchResult.plan`` is then ``[]`` when
+    dead states of Claim 1, no plan: ``SearchResult.plan`` is then ``[]`` when
     solvable), where no search of the layout can reach ``max_states`` states
     (:func:`state_bound`): the verdict is then breadth-first search's (whatever
     dead states it skips, as none can reach the goal). Otherwise
@@ -572,32 +371,24 @@ def search_draw(
     """
     t = atom_bits(size)
     bits = initial_bits(t, walls, blocks, drawn)
-    return _search_bits(t, size, blocks, bits, _verdict_only(size, walls, blocks, plan, max_states), max_states, games)
+    return _search_bits(t, size, blocks, bits, _verdict_only(size, walls, blocks, plan, max_states), max_states)
 
 
-def _verdict_only(size: int, walls: int, blocks: int, plan: bool, max_states: int) -> bool | None:
-    """How :func:`search_draw` decides: None for breadth-first search, else the verdict search (True when
-    it asks Claim 5, on a large enough board)."""
-    if plan or state_bound(size, walls, blocks) > max_states:
-        return None
-    return _asks_claim5(size, walls, blocks, plan, max_states)
+def _verdict_only(size: int, walls: int, blocks: int, plan: bool, max_states: int) -> bool:
+    """Whether :func:`search_draw` asks the verdict search (else breadth-first search, which plans)."""
+    return not plan and state_bound(size, walls, blocks) <= max_states
 
 
-def _search_bits(t: "AtomBits", size: int, blocks: int, bits: tuple, verdict, max_states: int, games) -> SearchResult:
+def _search_bits(t: AtomBits, size: int, blocks: int, bits: tuple, verdict: bool, max_states: int) -> SearchResult:
     """:func:`search_draw` on a draw's :func:`initial_bits` (the sampler reads them once per draw)."""
     init, goal_pos, wall_board, goal_board = bits
     b = board(size)
     free = b.full & ~wall_board
     dead_any = t.blocks_on(free & ~b.live(free, goal_board))
     stepper = t.grounding.stepper
-    if verdict is not None:
-        # Claims 1 and 5 (on large boards): Claim 3's windows cost a verdict more to set up than they save it
-        dead_with = None
-        if verdict:
-            if games is None:
-                games = OneBlockGames(size, free, goal_board)
-            dead_with = games.dead_with(t)
-        reach = stepper.reachable(init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_with=dead_with)
+    if verdict:
+        # Claim 1 only: Claim 3's windows cost a verdict more to set up than they save it
+        reach = stepper.reachable(init, goal_pos, 0, max_states=max_states, dead_any=dead_any)
         return SearchResult([] if reach.found else None, reach.states, reach.complete)
     dead_all = []
     for w in t.windows:
@@ -610,25 +401,6 @@ def _search_bits(t: "AtomBits", size: int, blocks: int, bits: tuple, verdict, ma
     return stepper.bfs(init, goal_pos, 0, max_states=max_states, dead_any=dead_any, dead_all=dead_all)
 
 
-# The verdict search asks Claim 5 where a layout's states may number at least this many (state_bound):
-# on smaller boards its games cost more than the states they spare (6x6 OOD: 50,600; 5x5 OOD: 9,520;
-# 6x6 ID, 2 blocks: 10,962). Only the time depends on it: skipped dead states change no verdict.
-CLAIM5_STATES = 20_000
-
-
-def _asks_claim5(size: int, walls: int, blocks: int, plan: bool, max_states: int) -> bool:
-    """Whether :func:`search_draw` asks Claim 5: an interpreted verdict search on a large enough board
-    (the compiled search does not call back into Python: :func:`compiled_verdicts`)."""
-    bound = state_bound(size, walls, blocks)
-    return not plan and CLAIM5_STATES <= bound <= max_states and not compiled_verdicts(size)
-
-
-def compiled_verdicts(size: int) -> bool:
-    """Whether the size's verdict searches run compiled (:meth:`SearchStepper.reach_compiled`). Then a
-    search of a draw costs a few microseconds, less than Claim 4's games on it, so the sampler plays none."""
-    return atom_bits(size).grounding.stepper.reach_compiled()
-
-
 def state_bound(size: int, walls: int, blocks: int) -> int:
     """How many states a search from a layout can meet, at most: in every state the player and the
     blocks stand on distinct cells that are not walls (a walk enters a cell with no wall and no block;
@@ -638,131 +410,67 @@ def state_bound(size: int, walls: int, blocks: int) -> int:
     return free * math.comb(max(free - 1, 0), blocks)
 
 
-def generate(
-    size: int, split: str, rng: np.random.Generator, plan: bool = True, *, max_states: int = MAX_STATES
-) -> Generated:
-    """One solvable problem; ``plan=False`` (``SokobanSpec.plan_optional``) keeps the same draws and
-    problem but decides solvability without a plan (:func:`search_draw`): ``Generated.plan`` is then None
-    and :func:`svot.problem_gen.solve` gives ``plan=True``'s plan (the same breadth-first search)."""
-    params, drawn, attempt, (result, _bits) = _kept_draw(size, split, rng, plan, max_states)
-    return _package(size, split, params, drawn, attempt, result.plan if plan else None)
+def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
+    """One solvable layout (its solvability decided by the verdict search, :func:`search_draw` with
+    ``plan=False``) as the bits of its initial state; its Problem built when first read. The plan waits
+    until asked for (:func:`svot.problem_gen.solve`: breadth-first search), unless the verdict already
+    was that search (a board too large for the verdict search's bound)."""
+    params, cells, attempt, result, (init, goal_pos, _walls, _goals) = kept_draw(size, split, rng, plan=False)
+    kept = {**params, "attempts": attempt}
+    plan = result.plan if _verdict_only(size, params["walls"], params["blocks"], False, MAX_STATES) is False else None
+    build = functools.partial(_package, size, split, kept, cells, plan)
+    return Draw(DOMAIN, size, split, kept, build, init, goal_pos, 0, atom_bits(size).grounding.shared)
 
 
-def _kept_draw(size: int, split: str, rng: np.random.Generator, plan: bool, max_states: int):
-    """The sampler's loop: ``(params, the kept draw's cell indices, attempts, (its search's result, its
-    initial_bits))``."""
+def kept_draw(size: int, split: str, rng: np.random.Generator, *, plan: bool = False, max_states: int = MAX_STATES):
+    """The sampler's loop: ``(params, the kept draw's cell indices, attempts, its search's result, its
+    initial_bits)``; ``attempts`` counts the draws up to the kept one, as a one-by-one loop would."""
     params = sampling_params(size, split, rng)  # the block count is drawn once, before any rejection
     w, n = params["walls"], params["blocks"]
     k = w + 1 + 2 * n
-    found: list[tuple[SearchResult, tuple]] = []  # the kept draw's search result and initial bits
-
-    def screen(rows: np.ndarray):
-        few = _mean_attempts.get(key, len(rows)) <= SCALAR_MEAN_ATTEMPTS  # the kept draw comes early
-        if size <= MAX_SCREEN_SIZE and len(rows) > SCALAR_SCREEN_ROWS and not few:
-            return iter(surviving_rows(size, w, n, rows).tolist())
-        # draw by draw, stopping at the one kept (a search refuses what Claim 3 refuses at the start)
-        return (j for j in range(len(rows)) if not _quick_reject_draw(size, w, n, rows[j, :k].tolist()))
-
-    key = (DOMAIN, size, w, n)
     t = atom_bits(size)
-    full = board(size).full
     verdict = _verdict_only(size, w, n, plan, max_states)
-    claim5 = n >= 2 and bool(verdict)
-    # Claim 4 where it spares more searches than its games cost (with one block it is the whole game;
-    # a compiled verdict search costs less than the games)
-    claim4 = claim5 or (
-        n >= 2
-        and not (verdict is not None and compiled_verdicts(size))
-        and _mean_attempts.get(key, CLAIM4_MEAN_ATTEMPTS + 1) > CLAIM4_MEAN_ATTEMPTS
-    )
-
-    def accept(rows: np.ndarray, j: int) -> bool:
-        drawn = rows[j, :k].tolist()
-        bits = initial_bits(t, w, n, drawn)  # read once: Claim 4 and the search share the boards
-        free, goal_board = full & ~bits[2], bits[3]
-        # Claims 4 and 5 share the draw's games where the verdict search asks Claim 5
-        games = OneBlockGames(size, free, goal_board) if claim5 else None
-        if claim4 and _refuses(size, free, goal_board, drawn[w], drawn[w + 1 : w + 1 + n], games):
-            return False  # unsolvable: its search would refuse it
-        result = _search_bits(t, size, n, bits, verdict, max_states, games)
-        if result.solved:
-            found.append((result, bits))
-        return result.solved
-
-    # a block count drawn from a range is drawn again before the next call's rows: none carried would fit
-    carry = params["blocks_range"][0] == params["blocks_range"][1]
-    kept = first_kept(
-        rng, size * size, key, screen, accept, MAX_ATTEMPTS, first=_first_batch.get(key, FIRST_BATCH), carry=carry
-    )
-    if kept is None:
-        raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
-    attempt, row = kept
-    _first_batch[key] = _batch_for(attempt)
-    mean = _mean_attempts.get(key)
-    _mean_attempts[key] = attempt if mean is None else mean + (attempt - mean) / 16
-    return params, row[:k].tolist(), attempt, found[-1]
+    drawn, batch = 0, FIRST_BATCH
+    while drawn < MAX_ATTEMPTS:
+        batch = min(batch, MAX_ATTEMPTS - drawn)
+        rows = _draw_rows(rng, size * size, batch, k)
+        for j in _screened(size, w, n, rows):
+            cells = rows[j].tolist()
+            bits = initial_bits(t, w, n, cells)
+            result = _search_bits(t, size, n, bits, verdict, max_states)
+            if result.solved:
+                return params, cells, drawn + j + 1, result, bits
+        drawn += batch
+        batch = SECOND_BATCH if batch == FIRST_BATCH else min(2 * batch, LARGEST_BATCH)
+    raise attempts_exhausted(DOMAIN, size, split, MAX_ATTEMPTS)
 
 
-def _package(size: int, split: str, params: dict, drawn: list[int], attempt: int, plan) -> Generated:
-    spec = get_spec(DOMAIN)
+def _draw_rows(rng: np.random.Generator, n: int, rows: int, k: int) -> np.ndarray:
+    """``rows`` successive ``rng.permutation(n)`` draws as the rows of one array, their first ``k`` cells."""
+    return rng.permuted(_identity_rows(n, rows), axis=1)[:, :k]
+
+
+@functools.lru_cache(maxsize=None)
+def _identity_rows(n: int, rows: int) -> np.ndarray:
+    out = np.tile(np.arange(n), (rows, 1))
+    out.setflags(write=False)
+    return out
+
+
+def _screened(size: int, walls: int, blocks: int, rows: np.ndarray):
+    """The rows the static claims do not refuse, ascending. Two screens, as neither serves every batch: numpy's
+    (Claims 1–3, :func:`~svot.domains.sokoban.screen.surviving_rows`) runs on uint64 bitboards, so only up
+    to 8x8, and its fixed cost per call outweighs the first batch's few rows; there the rows are read one by
+    one in Python (Claims 1–2), stopping at the one kept. Either keeps the same first solvable draw: the claims
+    refuse only unsolvable draws, and the search refuses what Claim 3 refuses at the start."""
+    if size <= MAX_SCREEN_SIZE and len(rows) > FIRST_BATCH:
+        return surviving_rows(size, walls, blocks, rows).tolist()
+    return (j for j in range(len(rows)) if not _quick_reject_draw(size, walls, blocks, rows[j].tolist()))
+
+
+def _package(size: int, split: str, params: dict, drawn: list[int], plan: list[int] | None) -> Generated:
     layout = layout_from_draw(size, params["walls"], params["blocks"], drawn)
-    problem = spec.problem_from_state(layout, problem_name(DOMAIN, size, split, layout))
-    return finish(spec, size, split, layout, plan, {**params, "attempts": attempt}, problem)
-
-
-def draw_bits(size: int, split: str, rng: np.random.Generator) -> DrawnBits:
-    """:func:`generate`'s draws with ``plan=False`` (the same ``rng`` calls, the same verdicts) as the
-    bits of the initial state over the size's shared grounding; the Problem (``generate(..., plan=False)``'s)
-    is built when asked for. The search already reads the draw as bits: the env's reset starts from them."""
-    params, drawn, attempt, (_result, (init, goal_pos, _walls, _goals)) = _kept_draw(size, split, rng, False, MAX_STATES)
-    t = atom_bits(size)
-    build = functools.partial(_package, size, split, params, drawn, attempt, None)
-    return DrawnBits(init, goal_pos, 0, t.grounding.shared, build)
-
-
-def bit_stream(size: int, split: str, rng: np.random.Generator):
-    """What the env's resets draw from: :func:`draw_bits` on ``rng`` itself, call after call (the
-    sampler's batches of draws are numpy's; nothing is drawn ahead)."""
-    return functools.partial(draw_bits, size, split, rng)
-
-
-# Up to this many draws in a batch, the claims are read draw by draw in Python and stop at the draw
-# kept, rather than on the whole batch in numpy (whose fixed cost per call outweighs a few draws). Only
-# the time depends on it: both keep the first draw the search solves (Claims 1-2 refuse only
-# unsolvable draws, and the search refuses a draw Claim 3 refuses at the start, as a dead state;
-# tests/problem_gen/test_problem_gen_batched.py and test_problem_gen_sokoban.py hold both paths to the
-# one-by-one loop).
-SCALAR_SCREEN_ROWS = 32
-
-# ... and in a batch of any length where the kept draw is expected early: where the last problems of
-# these parameters took at most this many draws on average (a running mean per (size, walls, blocks)).
-# Rows drawn past the kept one are screened for nothing unless a later call takes them up, so the
-# numpy screen of a whole batch pays where many draws are refused per problem (OOD: 126-565 on average),
-# not where few are (ID: 3-27; on 4x4 ID the reset is about 10 % faster than with SCALAR_SCREEN_ROWS
-# alone, while OOD loses about as much when its batches are screened draw by draw).
-SCALAR_MEAN_ATTEMPTS = 64
-_mean_attempts: dict[tuple, float] = {}  # only the time depends on it, as on the thresholds
-
-# Claim 4 is asked where the last problems of these parameters took more than this many draws on
-# average (and wherever Claim 5 is: they share the games). There most draws the screen passes are
-# unsolvable, and one-block games refuse them for less than searches do (OOD: 8 % slower resets on
-# 4x4 without Claim 4, 10 % on 5x5, 40 % on 6x6). Where few draws are taken (every ID key: 3-27), the
-# searches are short and the games cost more than they spare (4x4-6x6 ID: 2-8 % faster without them).
-# Only the time depends on it: Claim 4 refuses only draws the search refuses. Where the verdict search runs
-# compiled (svot.engine.region_kernel: 5-15 us a search of a screened draw) no game is played at all: the
-# games cost more than the searches they spare (bench_sokoban_reset.py, 2026-12-04: 2,795 -> 3,253 resets/s
-# on 5x5 OOD, 3,655 -> 4,801 on 6x6 OOD without them), and the compiled search does not ask Claim 5.
-CLAIM4_MEAN_ATTEMPTS = 64
-
-# The first batch of draws screened at once, per (size, walls, blocks): about as many as the last
-# problem needed (3 blocks on 6x6 take hundreds of draws, 1 block on 4x4 a few). Only the time
-# depends on it: first_accepted keeps the same draw whatever the batches (svot.problem_gen.draws).
-_first_batch: dict[tuple[int, int, int], int] = {}
-
-
-def _batch_for(attempts: int) -> int:
-    """The power of two at or above ``attempts``, within ``[FIRST_BATCH, LARGEST_BATCH]``."""
-    return min(max(FIRST_BATCH, 1 << max(attempts - 1, 0).bit_length()), LARGEST_BATCH)
+    return finish(get_spec(DOMAIN), size, split, layout, plan, params)
 
 
 def _quick_reject_draw(size: int, walls: int, blocks: int, drawn: list[int]) -> bool:

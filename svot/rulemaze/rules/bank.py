@@ -9,13 +9,11 @@ bank is loaded.
 
 from __future__ import annotations
 
-import json
 import os
 from functools import lru_cache
 from pathlib import Path
 
-from svot.dataset.reader import read_text_file
-from svot.errors import DatasetError
+from svot.jsonl import read_json_file
 from svot.rulemaze import symbols as S
 from svot.rulemaze.errors import RuleError, RuleFileError
 from svot.rulemaze.rules.analysis import DIFFICULTIES, SEMANTIC_TYPES, TIERS, scenario_of
@@ -199,17 +197,8 @@ def load_rules(path: str | os.PathLike, *, check_bank_ids: bool = True,
     if tiers not in TIERS:
         raise RuleFileError(f"difficulty tiers: expected one of {list(TIERS)}, got {tiers!r}",
                             path=path)
-    try:  # a regular file only: a FIFO or device named here would block or never end
-        text = read_text_file(path, max_bytes=MAX_RULE_FILE_BYTES, what="rules file")
-    except DatasetError as exc:
-        raise RuleFileError(f"cannot read: {exc}", path=path) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RuleFileError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}",
-                            path=path) from None
-    except RecursionError:
-        raise RuleFileError("JSON nested too deeply to read", path=path) from None
+    # regular files only, bounded, UTF-8, any nesting refused as an error (rules 1 and 9)
+    data = read_json_file(path, what="a rules file", error=RuleFileError, max_bytes=MAX_RULE_FILE_BYTES)
     if isinstance(data, dict):
         if set(data) != {"rules"}:
             raise RuleFileError('expected a list of rules or an object {"rules": [...]}', path=path)
