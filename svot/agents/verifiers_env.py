@@ -1,8 +1,8 @@
 """svot as a verifiers environment (verifiers >= 0.4, the ``verifiers.v1`` stack; the ``verifiers`` extra).
 
 verifiers finds an environment by its taskset id: ``svot-verifiers`` imports the top-level package
-``svot_verifiers`` (verifiers resolves no dotted id), which re-exports this module's the taskset (one task per id × seed row, :func:`svot.agents.trl_env.prompt_rows`) and the env that
-plays it. The env plays the user's side of a chat: it sends the episode's intro (task, actions, format,
+``svot_verifiers`` (verifiers resolves no dotted id), which re-exports this module's taskset (one task per
+id × seed row, :func:`svot.agents.trl_env.prompt_rows`) and the env that plays it. The env plays the user's side of a chat: it sends the episode's intro (task, actions, format,
 state), then each model reply is one :meth:`AgentEpisode.turn` (parsed by the core), and the observation
 text (or the core's ``Error: …`` for a reply it refuses) goes back as the next user message, until the episode
 ends or the model has replied ``max_turns`` times::
@@ -15,9 +15,11 @@ The rubric, recorded on each trace: rewards ``success`` (1 if the goal is reache
 (the share of turns whose text was well formed, weight ``format_weight``); metrics ``steps_over_plan`` (env
 steps taken / the plan's length, on won episodes; 0 otherwise), ``steps``, ``turns``, ``env_reward`` and
 ``invalid_turns``. ``trace.info["svot"]`` holds the serialized episode (:meth:`AgentEpisode.to_dict`), the
-plan and, per model reply, the state hash, reward, termination and success. The model plays through verifiers' tool-less ``null`` chat harness in a local subprocess.
+plan and, per model reply, the state hash, reward, termination and success. The model plays through
+verifiers' tool-less ``null`` chat harness in a local subprocess (a ``uv`` script).
 
-This module imports verifiers at the top: svot's core never imports it (like :mod:`svot.agents.openenv_env`).
+verifiers (the ``verifiers`` extra) is imported at the top: its plugin loader needs the taskset and env classes
+at module level, and svot's core never imports this module (like :mod:`svot.agents.openenv_env`).
 """
 
 from __future__ import annotations
