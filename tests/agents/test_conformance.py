@@ -5,7 +5,7 @@ through the real server and client) agree step by step on state hash, reward, te
 
 The fast lane plays a few trajectories per domain; the slow test 1,000 per domain (the toy lamps included;
 ``SVOT_CONFORMANCE_N`` sets another count).
-The verifiers env runs in its own venv (tests/agents/verifiers/), with the same trajectories.
+The verifiers env runs in its own venv (tests/agents/test_verifiers.py), with the same trajectories.
 """
 
 from __future__ import annotations
