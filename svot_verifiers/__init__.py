@@ -2,7 +2,8 @@
 (``vf-eval svot-verifiers``: verifiers imports ``svot_verifiers``; a dotted id does not resolve).
 The code is :mod:`svot.agents.verifiers_env`; this package needs the ``verifiers`` extra."""
 
-from svot.agents.verifiers_env import (SVoTEnv, SVoTEnvConfig, SVoTTask, SVoTTaskset, SVoTTasksetConfig,
-                                       load_environment)
+from svot.agents.verifiers_env import (SVoTChatHarness, SVoTChatHarnessConfig, SVoTEnv, SVoTEnvConfig, SVoTTask,
+                                       SVoTTaskset, SVoTTasksetConfig, load_environment)
 
-__all__ = ["SVoTEnv", "SVoTEnvConfig", "SVoTTask", "SVoTTaskset", "SVoTTasksetConfig", "load_environment"]
+__all__ = ["SVoTChatHarness", "SVoTChatHarnessConfig", "SVoTEnv", "SVoTEnvConfig", "SVoTTask", "SVoTTaskset",
+           "SVoTTasksetConfig", "load_environment"]

@@ -24,10 +24,14 @@ at module level, and svot's core never imports this module (like :mod:`svot.agen
 
 from __future__ import annotations
 
+import functools
+import ssl
 from collections.abc import Iterator
 
+import httpx
 import verifiers.v1 as vf
 from pydantic import Field
+from verifiers.v1.dialects.chat import message_to_wire
 
 from svot.agents.episode import AgentEpisode, EpisodeConfig
 from svot.agents.trl_env import prompt_rows
@@ -111,6 +115,49 @@ def record_rubric(trace, ep: AgentEpisode, plan_length: int, well_formed: int, i
                           "invalid_turns": float(invalid)})
 
 
+class SVoTChatHarnessConfig(vf.HarnessConfig):
+    timeout: float = 600.0
+    """Seconds one model call may take."""
+
+
+class SVoTChatHarness(vf.Harness[SVoTChatHarnessConfig]):
+    """The tool-less chat loop of verifiers' ``null`` harness, run in this process: each segment sends the
+    conversation so far to the rollout's interception endpoint (``chat.completions``, the bearer secret) and
+    returns the model's reply, where ``null`` relaunches its chat program (a ``uv`` script) per segment.
+    verifiers' ``Harness.launch`` contract allows it ("a harness may run its loop in-process ... as long as every
+    model call goes through ``endpoint`` + ``secret``"): the rollout, interception, trace and scoring are
+    verifiers' own. Select it with ``player={"harness": {"id": "svot-verifiers"}, "runtime": {"type":
+    "subprocess"}}`` (no process is started: the runtime only hosts the rollout's working directory)."""
+
+    APPENDS_SYSTEM_PROMPT = True
+    SUPPORTS_RESUME = True  # verifiers' default resume(): relaunch on the conversation so far
+    EXECUTES_CODE = False
+    NEEDS_CONTAINER = False
+
+    async def launch(self, ctx, trace, runtime, endpoint, secret, mcp_urls, data, **_ignored) -> vf.ProgramResult:
+        system, prompt = self.resolve_prompt(data)
+        messages = [{"role": "system", "content": system}] if system else []
+        if isinstance(prompt, str):
+            messages.append({"role": "user", "content": prompt})
+        elif prompt is not None:
+            messages += [message_to_wire(m) for m in prompt]
+        async with httpx.AsyncClient(timeout=httpx.Timeout(self.config.timeout, connect=5.0),
+                                     verify=_tls_context()) as client:
+            response = await client.post(f"{endpoint.rstrip('/')}/chat/completions",
+                                         headers={"Authorization": f"Bearer {secret}"},
+                                         json={"model": ctx.model, "messages": messages})
+        if response.status_code != 200:
+            return vf.ProgramResult(exit_code=1, stdout="", stderr=response.text[-2000:])
+        reply = response.json()["choices"][0]["message"].get("content") or ""
+        return vf.ProgramResult(exit_code=0, stdout=reply, stderr="")
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    # loading the CA bundle takes ~20 ms: once per process, not once per model call
+    return ssl.create_default_context()
+
+
 def load_environment(**kwargs) -> vf.Env:
     """The verifiers env over svot: ``kwargs`` are the taskset's fields (``ids``, ``domains``, ``sizes``,
     ``splits``, ``seeds``) and the env's (``answer_format``, ``max_turns``, ``format_weight``,
@@ -121,4 +168,5 @@ def load_environment(**kwargs) -> vf.Env:
     return vf.load_environment(SVoTEnvConfig(taskset={"id": TASKSET_ID, **taskset}, **env_kwargs))
 
 
-__all__ = ["SVoTEnv", "SVoTEnvConfig", "SVoTTask", "SVoTTaskset", "SVoTTasksetConfig", "load_environment"]
+__all__ = ["SVoTChatHarness", "SVoTChatHarnessConfig", "SVoTEnv", "SVoTEnvConfig", "SVoTTask", "SVoTTaskset",
+           "SVoTTasksetConfig", "load_environment"]

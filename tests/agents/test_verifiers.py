@@ -7,7 +7,11 @@ OpenAI-compatible endpoint on 127.0.0.1 that answers ``chat.completions`` with s
 * conformance: seeded trajectories per registered domain (the toy lamps included) played through the
   verifiers env give the same state hashes, rewards, termination and success as Gymnasium
   (tests/agents/test_conformance.py's trajectories, seed 0 the plan, the others random; ``SVOT_VERIFIERS_N``
-  per domain, 1 by default, the first ``SVOT_VERIFIERS_STEPS`` actions of each, 4 by default).
+  per domain, 1 by default, the first ``SVOT_VERIFIERS_STEPS`` actions of each, 4 by default);
+* conformance at scale (issue 46, item 5: 1,000 trajectories per domain): the same run_eval, rollouts,
+  interception, traces and rubric, with svot's in-process chat harness (``svot-verifiers``) in the player's seat
+  instead of ``null``, whose chat program is a subprocess relaunched every model turn (1-2 s of CPU). Whole
+  trajectories, ``SVOT_VERIFIERS_CONFORMANCE_N`` per domain (1,000 by default; .ci/run sets fewer).
 
 verifiers needs Python >= 3.11 and pillow >= 10 (the ``verifiers`` extra), so .ci/run runs this file in its own
 venv; elsewhere it skips.
@@ -40,6 +44,9 @@ from tests.agents.test_conformance import DOMAIN_IDS, MAX_STEPS, gymnasium_run  
 # trajectories; seeds 1-4 play random actions)
 N_PER_DOMAIN = int(os.environ.get("SVOT_VERIFIERS_N", "1"))
 STEPS = min(int(os.environ.get("SVOT_VERIFIERS_STEPS", "4")), MAX_STEPS)
+# trajectories per domain through the in-process harness (about 8 ms per model turn)
+SCALE_N = int(os.environ.get("SVOT_VERIFIERS_CONFORMANCE_N", "1000"))
+IN_PROCESS = {"harness": {"id": TASKSET_ID}, "runtime": {"type": "subprocess"}}  # svot_verifiers' harness
 
 
 class StubModel:
@@ -120,11 +127,11 @@ def _uv_on_path(monkeypatch):
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
 
 
-def evaluate(stub, tmp_path, ids, seeds, **env) -> dict[str, object]:
+def evaluate(stub, tmp_path, ids, seeds, concurrency=4, **env) -> dict[str, object]:
     """verifiers' own eval runner over the svot taskset; the player's trace per ``id#seed``."""
     config = EvalConfig(env={"taskset": {"id": TASKSET_ID, "ids": list(ids), "seeds": list(seeds)}, **env},
                         model="stub", client={"base_url": stub.url, "api_key_var": "SVOT_STUB_API_KEY"},
-                        push=False, rich=None, output_dir=tmp_path, max_concurrent=4)
+                        push=False, rich=None, output_dir=tmp_path, max_concurrent=concurrency)
     episodes = asyncio.run(asyncio.wait_for(run_eval(config), timeout=600))
     traces = {}
     for episode in episodes:
@@ -214,3 +221,42 @@ def test_verifiers_env_agrees_with_gymnasium(stub, tmp_path, lamps):
         assert traces[key].rewards["success"].score == float(ref[-1][3]), key
     assert any(ref[-1][3] for ref in refs.values()) and not all(ref[-1][3] for ref in refs.values())
     assert len(refs) == len(ids) * N_PER_DOMAIN
+
+
+def per_turn(trace) -> list[tuple]:
+    return [(t["state_hash"], t["reward"], t["terminated"], t["success"]) for t in trace.info["svot"]["turns"]]
+
+
+def test_in_process_harness_plays_the_rubric(stub, tmp_path):
+    """The in-process harness is a player like ``null``: the plan in tags scores success, format and steps over
+    plan 1, and every model call went through verifiers' interception (recorded on the trace)."""
+    eid = "SVoT/Maze-5x5-v0"
+    seed, plan = next((s, p) for s in range(64) if len(p := plan_of(eid, s)) >= 3)
+    stub.scripts[f"{eid}#{seed}"] = [f"<think>go</think><answer>{a}</answer>" for a in plan]
+    before = stub.requests
+    trace = evaluate(stub, tmp_path, [eid], [seed], answer_format="tags", player=IN_PROCESS)[f"{eid}#{seed}"]
+    assert trace.agent.config.harness.id == TASKSET_ID and len(trace.calls) == len(plan)  # intercepted
+    assert (trace.rewards["success"].score, trace.rewards["format"].score) == (1.0, 1.0)
+    assert trace.metrics["steps_over_plan"] == 1.0 and trace.metrics["turns"] == len(plan)
+    assert stub.requests - before == len(plan) == trace.num_turns
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("eid", conformance_ids())
+def test_in_process_harness_agrees_with_gymnasium_per_domain(eid, stub, tmp_path, request):
+    """Issue 46, item 5: ``SCALE_N`` whole seeded trajectories of the domain, one action per model turn, through
+    verifiers' run_eval with the in-process harness; per turn, the env's record equals Gymnasium's per step, and
+    each trace's success reward equals Gymnasium's success."""
+    if "Lamps" in eid:
+        request.getfixturevalue("lamps")
+    refs = {}
+    for k in range(SCALE_N):
+        actions, ref = gymnasium_run(eid, k)
+        stub.scripts[f"{eid}#{k}"] = list(actions)
+        refs[f"{eid}#{k}"] = ref
+    traces = evaluate(stub, tmp_path, [eid], range(SCALE_N), concurrency=8,
+                      player={**IN_PROCESS, "max_turns": MAX_STEPS})
+    mismatched = [key for key, ref in refs.items() if per_turn(traces[key]) != ref]
+    assert not mismatched, mismatched[:5]
+    assert all(traces[key].rewards["success"].score == float(ref[-1][3]) for key, ref in refs.items())
+    assert len(traces) == SCALE_N
