@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -44,29 +45,45 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server():
-    """svot's OpenEnv server in a subprocess on 127.0.0.1 (it stops itself after 300 s; killed at teardown)."""
-    pytest.importorskip("openenv.core", reason="the agents extra (openenv-core) is not installed")
+# `svot serve` in a process that registered the toy domain first, as a user serves a domain of their own
+LAMPS_SERVE = ("import sys; from svot.cli import main; from svot.extend import register_domain; "
+               "from tests.toy_domain.lamps import LampsGenerator, LampsSpec; "
+               "register_domain(LampsSpec(), LampsGenerator(LampsSpec())); sys.exit(main(sys.argv[1:]))")
+
+
+@contextlib.contextmanager
+def serve_in_subprocess(lifetime: float, with_lamps: bool = False):
+    """``svot serve`` in a subprocess on 127.0.0.1 (it stops itself after ``lifetime`` s; killed on exit), the toy
+    lamps domain registered too if asked: yields its base URL."""
     port = _free_port()
     log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([sys.executable, "-m", "svot", "serve", "--host", "127.0.0.1", "--port",
-                             str(port), "--lifetime", "300"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    start = ["-c", LAMPS_SERVE] if with_lamps else ["-m", "svot"]
+    proc = subprocess.Popen([sys.executable, *start, "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--lifetime", str(lifetime)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/health", timeout=1) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            log.seek(0)
-            pytest.fail(f"the server did not start: {log.read().decode()[-2000:]}")
-        time.sleep(0.2)
-    yield url
-    proc.kill()
-    proc.wait(timeout=10)
-    log.close()
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/health", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                pytest.fail(f"the server did not start: {log.read().decode()[-2000:]}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def server():
+    """svot's OpenEnv server (see :func:`serve_in_subprocess`), stopping itself after 300 s."""
+    pytest.importorskip("openenv.core", reason="the agents extra (openenv-core) is not installed")
+    with serve_in_subprocess(300) as url:
+        yield url

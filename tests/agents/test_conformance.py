@@ -3,8 +3,9 @@ through the real server and client) agree step by step on state hash, reward, te
 (issue 46, item 5). Seeded: trajectory k of a domain resets with seed k and plays random actions drawn from
 ``numpy.random.default_rng(k)``, or (every fifth) the env's plan, so won episodes are compared too.
 
-The fast lane plays a few trajectories per domain; the slow test 1,000 per domain (the toy lamps included;
-``SVOT_CONFORMANCE_N`` sets another count).
+The fast lane plays a few trajectories per domain; the slow tests 1,000 per domain (the toy lamps included;
+``SVOT_CONFORMANCE_N`` sets another count): the core and the TRL class in-process, and the OpenEnv client against
+one real ``svot serve`` on 127.0.0.1 (``SVOT_OPENENV_CONFORMANCE_N``, by default the same count).
 The verifiers env runs in its own venv (tests/agents/test_verifiers.py), with the same trajectories.
 """
 
@@ -24,12 +25,14 @@ from svot.domains import SPECS
 from svot.domains import env_id
 from svot.rulemaze.registration import env_ids as rulemaze_ids
 
-from tests.agents.conftest import LAMPS_IDS
+from tests.agents.conftest import LAMPS_IDS, serve_in_subprocess
 
 DOMAIN_IDS = [env_id(name, spec.sizes[0]) for name, spec in SPECS.items() if name != "lamps"] + rulemaze_ids()
 MAX_STEPS = 24
 # the slow test's count per domain: 1,000 (issue 46); .ci/run sets fewer to hold its time budget
 SLOW_COUNT = int(os.environ.get("SVOT_CONFORMANCE_N", "1000"))
+OPENENV_COUNT = int(os.environ.get("SVOT_OPENENV_CONFORMANCE_N", str(SLOW_COUNT)))
+OPENENV_CLIENTS = 4  # concurrent sessions on the one server; each plays its share of the trajectories in turn
 
 
 def _action_words(base) -> list[str]:
@@ -129,28 +132,43 @@ def test_adapters_agree_fast(eid, request):
     assert check(eid, range(4)) == 4
 
 
-@pytest.mark.parametrize("eid", ["SVoT/Maze-5x5-v0", "RuleMaze/QuestMaze-5x5-v1", "SVoT/Gather-4x4-v0"])
-def test_openenv_env_and_client_agree(eid, server):
+def openenv_client_runs(url: str, eid: str, trajectories: dict[int, list[str]],
+                        clients: int = OPENENV_CLIENTS) -> dict[int, list[tuple]]:
+    """Trajectory k (its action texts) through OpenEnv's WebSocket client: ``clients`` sessions at once, each one
+    connection that resets to seed k for each trajectory it plays (a reset on a session starts a new episode)."""
     from svot.agents.openenv_env import SVoTAction, SVoTEnvClient  # the agents extra (openenv-core)
 
-    for k in range(3):
-        actions, ref = gymnasium_run(eid, k)
+    rows: dict[int, list[tuple]] = {}
+
+    async def session(keys):
+        async with SVoTEnvClient(base_url=url) as client:
+            for k in keys:
+                await client.reset(id=eid, seed=k)
+                out = rows[k] = []
+                for text in trajectories[k]:
+                    r = await client.step(SVoTAction(text=text, kind="act"))
+                    o = r.observation
+                    out.append((o.info["state_hash"], float(r.reward), bool(o.episode["terminated"]),
+                                o.info["success"]))
+                    if r.done:
+                        break
+            assert client.reconnects == 0  # one connection per session, start to end
+
+    async def play():
+        keys = sorted(trajectories)
+        await asyncio.wait_for(asyncio.gather(*(session(keys[i::clients]) for i in range(clients))), timeout=3600)
+
+    asyncio.run(play())
+    return rows
+
+
+@pytest.mark.parametrize("eid", ["SVoT/Maze-5x5-v0", "RuleMaze/QuestMaze-5x5-v1", "SVoT/Gather-4x4-v0"])
+def test_openenv_env_and_client_agree(eid, server):
+    refs = {k: gymnasium_run(eid, k) for k in range(3)}
+    for k, (actions, ref) in refs.items():
         assert openenv_run(eid, k, actions) == ref
-
-        async def remote():
-            c = SVoTEnvClient(base_url=server)
-            await c.reset(id=eid, seed=k)
-            rows = []
-            for text in actions:
-                r = await c.step(SVoTAction(text=text, kind="act"))
-                o = r.observation
-                rows.append((o.info["state_hash"], float(r.reward), bool(o.episode["terminated"]), o.info["success"]))
-                if r.done:
-                    break
-            await c.disconnect()
-            return rows
-
-        assert asyncio.run(remote()) == ref
+    remote = openenv_client_runs(server, eid, {k: actions for k, (actions, _) in refs.items()}, clients=2)
+    assert remote == {k: ref for k, (_, ref) in refs.items()}
 
 
 @pytest.mark.slow
@@ -159,3 +177,26 @@ def test_adapters_agree_per_domain_slow(eid, request):
     if "Lamps" in eid:
         request.getfixturevalue("lamps")
     assert check(eid, range(SLOW_COUNT)) == SLOW_COUNT
+
+
+@pytest.fixture(scope="module")
+def conformance_server():
+    """One server for every domain's trajectories (the toy lamps registered in it too); it stops itself after a
+    time that scales with the count."""
+    pytest.importorskip("openenv.core", reason="the agents extra (openenv-core) is not installed")
+    with serve_in_subprocess(600 + 3 * OPENENV_COUNT, with_lamps=True) as url:
+        yield url
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("eid", DOMAIN_IDS + LAMPS_IDS[:1])
+def test_openenv_client_agrees_per_domain_slow(eid, conformance_server, request):
+    """``OPENENV_COUNT`` trajectories of the domain through the real server and client, step by step equal to
+    Gymnasium's."""
+    if "Lamps" in eid:
+        request.getfixturevalue("lamps")
+    refs = {k: gymnasium_run(eid, k) for k in range(OPENENV_COUNT)}
+    remote = openenv_client_runs(conformance_server, eid, {k: actions for k, (actions, _) in refs.items()})
+    mismatched = [k for k, (_, ref) in refs.items() if remote[k] != ref]
+    assert not mismatched, (eid, mismatched[:5])
+    assert len(remote) == OPENENV_COUNT
