@@ -11,8 +11,8 @@ Every adapter (TRL's ``environment_factory``, Inspect's ``svot/play``, the OpenE
 
 **Rows.** ``id`` (a Gymnasium id: ``SVoT/*``, ``RuleMaze/*``, or a domain added with ``register_domain``) or
 ``domain`` / ``size`` / ``split``; ``seed`` (the reset seed: same seed, same problem, on any process) or
-``problem_pddl`` (PDDL text, grid envs); RuleMaze also takes ``rule`` (a bank rule id, its text or rule logic)
-and ``maze`` (a maze dict). Other keys (a dataset's ``prompt`` column...) are ignored. A row without a seed
+``problem_pddl`` (PDDL text, grid envs); the fields an env's driver takes as reset options (its
+``row_options``; RuleMaze: ``rule``, a bank rule id, its text or rule logic, and ``maze``, a maze dict). Other keys (a dataset's ``prompt`` column...) are ignored. A row without a seed
 draws one, and the episode records it, so every episode can be replayed.
 
 **A turn** (:meth:`AgentEpisode.turn`) reads one or more actions from the model's text
@@ -44,7 +44,7 @@ import gymnasium as gym
 import numpy as np
 from PIL import Image
 
-from svot.agents.drivers import make_driver
+from svot.agents.drivers import driver_class, make_driver
 from svot.agents.parsing import ANSWER_FORMATS, parse_turn
 from svot.dataset.records import encode_png
 from svot.domains import env_id as grid_env_id
@@ -52,7 +52,7 @@ from svot.errors import ConfigError, ProblemError, SvotError
 from svot.jsonl import loads
 
 OBSERVATIONS = ("text", "image", "both")
-ROW_KEYS = ("id", "domain", "size", "split", "seed", "problem_pddl", "rule", "maze")
+ROW_KEYS = ("id", "domain", "size", "split", "seed", "problem_pddl")  # and the driver's row_options
 FORMAT_VERSION = 1
 
 
@@ -114,7 +114,7 @@ def resolve_row(row: dict) -> dict:
     options = {}
     if row.get("problem_pddl"):
         options["problem"] = str(row["problem_pddl"])
-    for key in ("rule", "maze"):
+    for key in driver_class(str(eid)).row_options:
         if row.get(key) is not None:
             options[key] = row[key]
     return {"id": str(eid), "seed": int(seed), "options": options}
@@ -308,8 +308,8 @@ class AgentEpisode:
         known = {f.name for f in fields(EpisodeConfig)}
         ep = cls(EpisodeConfig(**{k: v for k, v in data["config"].items() if k in known}))
         row = data["row"]
-        ep.reset(id=row["id"], seed=row["seed"], problem_pddl=row["options"].get("problem"),
-                 rule=row["options"].get("rule"), maze=row["options"].get("maze"))
+        options = dict(row["options"])
+        ep.reset(id=row["id"], seed=row["seed"], problem_pddl=options.pop("problem", None), **options)
         for entry in data["log"]:
             (ep.turn if entry["kind"] == "turn" else ep.act)(entry["input"])
         if data.get("state_hash") is not None and ep.state_hash() != data["state_hash"]:

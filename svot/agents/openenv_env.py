@@ -77,11 +77,10 @@ class SVoTOpenEnv(Environment):
         self._episode = AgentEpisode(self.config)
         self._episode_id: str | None = None
 
-    def reset(self, seed: Optional[int] = None, episode_id: Optional[str] = None, id: Optional[str] = None,
-              domain: Optional[str] = None, size: Optional[int] = None, split: Optional[str] = None,
-              problem_pddl: Optional[str] = None, rule: Optional[str] = None, maze: Optional[dict] = None,
-              resume: Optional[dict] = None, observation: Optional[str] = None, **_ignored: Any) -> SVoTObservation:
-        """Start the row's episode, or (``resume``) replay a recorded one to where it was."""
+    def reset(self, seed: Optional[int] = None, episode_id: Optional[str] = None, resume: Optional[dict] = None,
+              observation: Optional[str] = None, **row: Any) -> SVoTObservation:
+        """Start the row's episode (``row``: ``id`` or ``domain`` / ``size`` / ``split``, ``problem_pddl``, the
+        driver's options; other keys are ignored), or (``resume``) replay a recorded one to where it was."""
         if observation is not None and observation != self.config.observation:
             if observation not in OBSERVATIONS:
                 raise ConfigError(f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}")
@@ -96,8 +95,7 @@ class SVoTOpenEnv(Environment):
             return self._observation(turn)
         self._episode = AgentEpisode(self.config)
         self._episode_id = episode_id
-        turn = self._episode.reset(id=id, domain=domain, size=size, split=split, seed=seed,
-                                   problem_pddl=problem_pddl, rule=rule, maze=maze)
+        turn = self._episode.reset(seed=seed, **row)
         return self._observation(turn)
 
     def step(self, action: SVoTAction, timeout_s: Optional[float] = None, **kwargs: Any) -> SVoTObservation:

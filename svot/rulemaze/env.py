@@ -107,6 +107,9 @@ class RuleMazeEnv(ConventionsMixin, gym.Env):
     """
 
     metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
+    # how svot.agents plays this env (a "module:Class" string, loaded when an agent episode starts: the env
+    # imports nothing of the agents layer)
+    agent_driver = "svot.rulemaze.agent_driver:RuleMazeDriver"
 
     # the default scenario is the first declared (svot.rulemaze.scenario: the domain registry's order)
     def __init__(self, scenario: str = S.SCENARIOS[0], size: int = 3, rules: Any = "all",
