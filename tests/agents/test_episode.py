@@ -9,8 +9,8 @@ import gymnasium as gym
 import pytest
 from PIL import Image
 
-from svot.agents import AgentEpisode, EpisodeConfig, parse_turn
-from svot.agents.drivers import make_driver
+from svot.agents import AgentEpisode, EpisodeConfig, parse_turn, resolve_row
+from svot.agents.drivers import GridDriver, driver_class, make_driver
 from svot.errors import ConfigError, ProblemError
 
 
@@ -131,6 +131,25 @@ def test_rulemaze_rule_row():
     ep = AgentEpisode()
     ep.reset(id="RuleMaze/RegularMaze-3x3-v0", seed=1, rule="regular-medium-05")
     assert "blue-green zone" in ep.driver.text()
+
+
+def test_an_env_class_names_its_driver_and_row_options():
+    """The agents layer names no env: an env class's ``agent_driver`` entry point says how to play it (RuleMaze's
+    lives in svot/rulemaze), every other id gets the grid driver; a row's extra fields are the driver's options."""
+    assert driver_class("SVoT/Maze-5x5-v0") is GridDriver
+    rule_driver = driver_class("RuleMaze/QuestMaze-5x5-v1")
+    assert rule_driver.__module__ == "svot.rulemaze.agent_driver" and rule_driver.row_options == ("rule", "maze")
+    grid = resolve_row({"id": "SVoT/Maze-5x5-v0", "seed": 1, "rule": "regular-medium-05", "maze": {}})
+    assert grid["options"] == {}  # not a grid env's option: ignored like any other column
+    ep = AgentEpisode()
+    ep.reset(id="RuleMaze/RegularMaze-3x3-v0", seed=1, rule="regular-medium-05")
+    maze = ep.driver.base.maze.to_dict()
+    other = AgentEpisode()
+    other.reset(id="RuleMaze/RegularMaze-3x3-v0", seed=2, rule="regular-medium-05", maze=maze)
+    assert other.row["options"] == {"rule": "regular-medium-05", "maze": maze}
+    assert other.driver.base.maze.to_dict() == maze
+    replay = AgentEpisode.from_json(other.to_json())  # the options replay through the record
+    assert replay.state_hash() == other.state_hash() and replay.row == other.row
 
 
 def test_json_round_trip_replays_and_detects_tampering():
