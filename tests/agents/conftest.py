@@ -52,13 +52,12 @@ LAMPS_SERVE = ("import sys; from svot.cli import main; from svot.extend import r
 
 
 @contextlib.contextmanager
-def serve_in_subprocess(lifetime: float, with_lamps: bool = False):
-    """``svot serve`` in a subprocess on 127.0.0.1 (it stops itself after ``lifetime`` s; killed on exit), the toy
-    lamps domain registered too if asked: yields its base URL."""
+def serve_in_subprocess(lifetime: float):
+    """``svot serve`` in a subprocess on 127.0.0.1, the toy lamps domain registered too (it stops itself after
+    ``lifetime`` s; killed on exit): yields its base URL."""
     port = _free_port()
     log = tempfile.TemporaryFile()
-    start = ["-c", LAMPS_SERVE] if with_lamps else ["-m", "svot"]
-    proc = subprocess.Popen([sys.executable, *start, "serve", "--host", "127.0.0.1", "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-c", LAMPS_SERVE, "serve", "--host", "127.0.0.1", "--port", str(port),
                              "--lifetime", str(lifetime)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -83,7 +82,9 @@ def serve_in_subprocess(lifetime: float, with_lamps: bool = False):
 
 @pytest.fixture(scope="session")
 def server():
-    """svot's OpenEnv server (see :func:`serve_in_subprocess`), stopping itself after 300 s."""
+    """``svot serve`` with the toy lamps registered too (see :func:`serve_in_subprocess`), one per test process:
+    the OpenEnv tests and the conformance test's trajectories share it. Killed at teardown; its lifetime only
+    bounds a server whose test run was killed."""
     pytest.importorskip("openenv.core", reason="the agents extra (openenv-core) is not installed")
-    with serve_in_subprocess(300) as url:
+    with serve_in_subprocess(3600) as url:
         yield url

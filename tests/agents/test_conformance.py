@@ -25,7 +25,7 @@ from svot.domains import SPECS
 from svot.domains import env_id
 from svot.rulemaze.registration import env_ids as rulemaze_ids
 
-from tests.agents.conftest import LAMPS_IDS, serve_in_subprocess
+from tests.agents.conftest import LAMPS_IDS
 
 DOMAIN_IDS = [env_id(name, spec.sizes[0]) for name, spec in SPECS.items() if name != "lamps"] + rulemaze_ids()
 MAX_STEPS = 24
@@ -179,24 +179,15 @@ def test_adapters_agree_per_domain_slow(eid, request):
     assert check(eid, range(SLOW_COUNT)) == SLOW_COUNT
 
 
-@pytest.fixture(scope="module")
-def conformance_server():
-    """One server for every domain's trajectories (the toy lamps registered in it too); it stops itself after a
-    time that scales with the count."""
-    pytest.importorskip("openenv.core", reason="the agents extra (openenv-core) is not installed")
-    with serve_in_subprocess(600 + 3 * OPENENV_COUNT, with_lamps=True) as url:
-        yield url
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("eid", DOMAIN_IDS + LAMPS_IDS[:1])
-def test_openenv_client_agrees_per_domain_slow(eid, conformance_server, request):
-    """``OPENENV_COUNT`` trajectories of the domain through the real server and client, step by step equal to
-    Gymnasium's."""
+def test_openenv_client_agrees_per_domain_slow(eid, server, request):
+    """``OPENENV_COUNT`` trajectories of the domain through the real server (one for every domain, the toy lamps
+    registered in it) and client, step by step equal to Gymnasium's."""
     if "Lamps" in eid:
         request.getfixturevalue("lamps")
     refs = {k: gymnasium_run(eid, k) for k in range(OPENENV_COUNT)}
-    remote = openenv_client_runs(conformance_server, eid, {k: actions for k, (actions, _) in refs.items()})
+    remote = openenv_client_runs(server, eid, {k: actions for k, (actions, _) in refs.items()})
     mismatched = [k for k, (_, ref) in refs.items() if remote[k] != ref]
     assert not mismatched, (eid, mismatched[:5])
     assert len(remote) == OPENENV_COUNT
