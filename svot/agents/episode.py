@@ -12,8 +12,9 @@ Every adapter (TRL's ``environment_factory``, Inspect's ``svot/play``, the OpenE
 **Rows.** ``id`` (a Gymnasium id: ``SVoT/*``, ``RuleMaze/*``, or a domain added with ``register_domain``) or
 ``domain`` / ``size`` / ``split``; ``seed`` (the reset seed: same seed, same problem, on any process) or
 ``problem_pddl`` (PDDL text, grid envs); the fields an env's driver takes as reset options (its
-``row_options``; RuleMaze: ``rule``, a bank rule id, its text or rule logic, and ``maze``, a maze dict). Other keys (a dataset's ``prompt`` column...) are ignored. A row without a seed
-draws one, and the episode records it, so every episode can be replayed.
+``row_options``; RuleMaze: ``rule``, a bank rule id, its text or rule logic, and ``maze``, a maze dict).
+Other keys (a dataset's ``prompt`` column...) are ignored. A row without a seed draws one, and the episode
+records it, so every episode can be replayed.
 
 **A turn** (:meth:`AgentEpisode.turn`) reads one or more actions from the model's text
 (:mod:`svot.agents.parsing`: the env's wording, ``move left 3``, or ``<think>…</think><answer>…</answer>``),

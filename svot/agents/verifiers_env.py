@@ -16,7 +16,8 @@ The rubric, recorded on each trace: rewards ``success`` (1 if the goal is reache
 steps taken / the plan's length, on won episodes; 0 otherwise), ``steps``, ``turns``, ``env_reward`` and
 ``invalid_turns``. ``trace.info["svot"]`` holds the serialized episode (:meth:`AgentEpisode.to_dict`), the
 plan and, per model reply, the state hash, reward, termination and success. The model plays through
-verifiers' tool-less ``null`` chat harness in a local subprocess (a ``uv`` script).
+verifiers' tool-less ``null`` chat harness in a local subprocess (a ``uv`` script), or through
+:class:`SVoTChatHarness`, the same chat loop in the rollout's process (the taskset's own harness).
 
 verifiers (the ``verifiers`` extra) is imported at the top: its plugin loader needs the taskset and env classes
 at module level, and svot's core never imports this module (like :mod:`svot.agents.openenv_env`).
