@@ -17,7 +17,6 @@ import json
 
 import gymnasium as gym
 import numpy as np
-
 from gymnasium.envs.registration import load_env_creator
 
 from svot.dataset.wording import describe_domain
