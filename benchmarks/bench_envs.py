@@ -46,8 +46,7 @@ import gymnasium as gym
 import numpy as np
 
 import svot  # noqa: F401  (registers the ids)
-from svot.domains import SPECS
-from svot.envs.registration import ENV_CLASSES, env_id
+from svot.domains import DOMAINS, SPECS, entry, env_id
 
 
 def _single_rate(make, n_actions: int, seconds: float, seed: int, render: bool = False, warmup: float = 0.0) -> dict:
@@ -188,7 +187,7 @@ def main(argv=None) -> int:
     ap.add_argument("--pool-size", type=int, default=None, help="vector env problem pool (default: the env's)")
     ap.add_argument("--single-pool", type=int, default=64, help="pool_size of the 'rl' single-env column (default 64)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--domains", default=",".join(ENV_CLASSES), help="comma-separated domain names")
+    ap.add_argument("--domains", default=",".join(DOMAINS), help="comma-separated domain names")
     ap.add_argument("--no-pddlgym", action="store_true")
     ap.add_argument(
         "--every-size", action="store_true",
@@ -199,9 +198,9 @@ def main(argv=None) -> int:
     psecs = args.pddlgym_seconds if args.pddlgym_seconds is not None else (1.0 if args.quick else 5.0)
     pool = args.pool_size if args.pool_size is not None else (128 if args.quick else None)
     domains = [d.strip() for d in args.domains.split(",") if d.strip()]
-    unknown = [d for d in domains if d not in ENV_CLASSES]
+    unknown = [d for d in domains if d not in DOMAINS]
     if unknown:
-        ap.error(f"--domains: unknown domain(s) {', '.join(unknown)}; choose from {', '.join(ENV_CLASSES)}")
+        ap.error(f"--domains: unknown domain(s) {', '.join(unknown)}; choose from {', '.join(DOMAINS)}")
     if args.every_size:
         return _every_size(domains, secs, args.seed)
 
@@ -260,7 +259,7 @@ def main(argv=None) -> int:
             eid.removeprefix("SVoT/"), full["rate"] / fl["rate"], pooled["rate"] / fl["rate"], vec["rate"],
             pooled["rate"] / pg_rl["rate"], fps,
         ))
-        if spec.vector_entry_point is None:  # gymnasium's SyncVectorEnv of single envs: no native batch to measure
+        if entry(d).vector_env is None:  # gymnasium's SyncVectorEnv of single envs: no native batch to measure
             wrapped.append((eid.removeprefix("SVoT/"), vec["rate"]))
     if rows:
         # the targets, read off this run's rows (nothing is asserted)

@@ -32,9 +32,9 @@ import time
 import gymnasium as gym
 import numpy as np
 
-from svot.envs.registration import env_id
+from svot.domains import PARAMS, env_id, generate, get_domain, get_spec
 from svot.pddl import load_domain
-from svot.problem_gen import PARAMS, draw_rng, generate, sample
+from svot.problem_gen import draw_rng, sample
 from svot.problem_gen.grounding import shared_grounding
 
 
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     for domain, size in [(d, s) for d, t in PARAMS.items() for s in (t["sizes"][-1:] if args.largest else t["sizes"])]:
         shared_grounding.cache_clear()
         t = time.perf_counter()
-        shared_grounding(domain, size)
+        shared_grounding(get_spec(domain), size)
         setup_ms = 1000 * (time.perf_counter() - t)
         for split in ("id", "ood"):
             rng = np.random.default_rng([args.seed, size, split == "ood"])
@@ -79,10 +79,10 @@ def main(argv=None) -> int:
                 if now >= deadline:
                     break
             rate = done / (now - start)
-            sample(domain, size, split, draw_rng(rng))  # warm (Sokoban's first loads its compiled search)
+            sample(get_domain(domain), size, split, draw_rng(rng))  # warm (Sokoban's first loads its compiled search)
             lazy, start = 0, time.perf_counter()
             while True:
-                sample(domain, size, split, draw_rng(rng))
+                sample(get_domain(domain), size, split, draw_rng(rng))
                 lazy += 1
                 now = time.perf_counter()
                 if now >= start + budget:

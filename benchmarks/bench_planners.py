@@ -27,7 +27,7 @@ from unified_planning.io import PDDLReader
 from unified_planning.shortcuts import PlanValidator, get_environment
 
 from svot.pddl import load_domain
-from svot.problem_gen import PARAMS, generate
+from svot.domains import PARAMS, generate, get_spec
 from svot.problem_gen.planner_files import export_planner_files
 
 get_environment().credits_stream = None
@@ -64,8 +64,8 @@ def main(argv=None) -> int:
                 with tempfile.TemporaryDirectory() as t:
                     tmp = Path(t)
                     gen = [(s, generate(domain, size, split, np.random.default_rng(s))) for s in range(args.seeds)]
-                    export_planner_files(gen, "shipped", tmp / "shipped")
-                    export_planner_files(gen, "positive", tmp / "positive")
+                    export_planner_files(get_spec(domain), gen, "shipped", tmp / "shipped")
+                    export_planner_files(get_spec(domain), gen, "positive", tmp / "positive")
                     for s, g in gen:
                         stem = f"p{s}"
                         (tmp / "pddlgym.pddl").write_text(g.problem.to_pddl("pddlgym"))

@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-from svot.domains.sokoban import generator
+from svot.domains.sokoban import SOKOBAN, generator
 from svot.engine import region_kernel
 from svot.problem_gen import draw_rng, sample
 
@@ -102,19 +102,19 @@ def measure(size: int, split: str, resets: int, warm: int, seed: int) -> dict:
     without the timers (as many samples again, continuing the same parent Generator)."""
     parent = np.random.default_rng([seed, size, split == "ood"])
     for _ in range(warm):
-        sample("sokoban", size, split, draw_rng(parent))
+        sample(SOKOBAN, size, split, draw_rng(parent))
     parts = _Parts()
     parts.wrap()
     try:
         start = time.perf_counter()
         for _ in range(resets):
-            sample("sokoban", size, split, draw_rng(parent))
+            sample(SOKOBAN, size, split, draw_rng(parent))
         total = time.perf_counter() - start
     finally:
         parts.unwrap()
     start = time.perf_counter()
     for _ in range(resets):
-        sample("sokoban", size, split, draw_rng(parent))
+        sample(SOKOBAN, size, split, draw_rng(parent))
     plain = time.perf_counter() - start
     sec, calls = parts.seconds, parts.calls
     ms = {k: 1000 * v / resets for k, v in sec.items()}

@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from svot.pddl import load_domain
-from svot.problem_gen import PARAMS, generate, solve
+from svot.domains import PARAMS, generate, solve, get_spec
 from svot.problem_gen.optimal import move_table
 
 
@@ -39,7 +39,7 @@ def main(argv=None) -> int:
         load_domain(domain)  # parse the PDDL outside the timings
         for size in PARAMS[domain]["sizes"]:
             t = time.perf_counter()
-            move_table(domain, size)
+            move_table(get_spec(domain), size)
             table_ms = (time.perf_counter() - t) * 1e3
             for split in ("id", "ood"):
                 problems = [generate(domain, size, split, np.random.default_rng(s)).problem for s in range(args.problems)]

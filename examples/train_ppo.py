@@ -97,9 +97,10 @@ def optimal_lengths(env_id: str, problems) -> np.ndarray:
     import gymnasium as gym
 
     from svot.problem_gen import solve
-    from svot.wrappers import _entry_class
 
-    domain = _entry_class(gym.spec(env_id)).domain_name
+    env = gym.make(env_id)  # its class is bound to its domain object
+    domain = env.unwrapped.domain
+    env.close()
     return np.array([len(solve(domain, p)) for p in problems], np.int64)
 
 

@@ -1,8 +1,8 @@
 """svot: PDDL grid domains as Gymnasium environments, datasets and scoring tools.
 
 ``import svot`` registers every environment id with Gymnasium, e.g.
-``gymnasium.make(svot.envs.registration.registered_ids()[0])`` (``registered_ids`` lists them,
-``env_id(domain, size)`` spells one). The registering waits until Gymnasium is imported
+``gymnasium.make(svot.domains.registered_ids()[0])`` (``registered_ids`` lists them,
+``svot.domains.env_id(domain, size)`` spells one). The registering waits until Gymnasium is imported
 (:mod:`svot._after_import`), so that ``import svot.errors`` or ``import svot.pddl`` load neither
 Gymnasium nor the envs and the engine.
 """
@@ -16,7 +16,7 @@ def _register_env_ids() -> None:
     # for every `import svot.<module>`; this runs once Gymnasium is imported. Importing the two modules
     # registers the ids, at their end: so this also works when one of them is the module whose
     # `import gymnasium` runs it (it is then half-imported, and registers when it is done).
-    import svot.envs.registration  # noqa: F401 - the grid domains' ids
+    import svot.domains.gym_ids  # noqa: F401 - the grid domains' ids, from the domain registry
     import svot.rulemaze.registration  # noqa: F401 - RuleMaze's ids
 
 

@@ -251,13 +251,15 @@ def _pddl_args(p: argparse.ArgumentParser) -> None:
 @_pddl_args.runner
 def _pddl(args: argparse.Namespace) -> int:
     # lazy: this command's packages load only when it runs, so that `svot --version` and `svot -h` stay fast
+    from svot.domains import get_domain
     from svot.problem_gen.planner_files import export_planner_files, generate_for_seeds, parse_seeds, prepare_out
 
     split = "ood" if args.ood else "id"
     seeds = parse_seeds(args.seeds)
+    domain = get_domain(args.domain)
     prepare_out(args.out, overwrite=args.overwrite)  # before the work: a file, a foreign folder, a previous export
-    generated = generate_for_seeds(args.domain, args.size, split, seeds, allow_any_size=args.allow_any_size)
-    manifest = export_planner_files(generated, args.form, args.out, overwrite=args.overwrite)
+    generated = generate_for_seeds(domain, args.size, split, seeds, allow_any_size=args.allow_any_size)
+    manifest = export_planner_files(domain.spec, generated, args.form, args.out, overwrite=args.overwrite)
     print(f"wrote domain.pddl and {len(manifest['problems'])} problem/plan pairs ({args.form} form) to {args.out}")
     return 0
 

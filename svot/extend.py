@@ -1,73 +1,60 @@
-"""Adding a grid domain from outside the package: one call after four pieces.
+"""Adding a grid domain from outside the package: one call after three pieces.
 
 A new domain needs (see README, "Adding a domain"):
 
 1. a PDDL domain file (STRIPS with negative preconditions, PDDLGym's
    ``; (:actions ...)`` line);
-2. a :class:`~svot.domains.DomainSpec` subclass: ``pddl`` (the file's path),
+2. a :class:`~svot.kernel.DomainSpec` subclass: ``pddl`` (the file's path),
    ``kinds``, ``fields``, ``problem_from_state``, ``state_dict``, ``cell_kinds``;
-3. a generator: an object with ``sample(size, split, rng) -> svot.problem_gen.Draw``;
-4. this call, which registers all three and the Gymnasium ids
+3. a generator: an object with ``sample(size, split, rng) -> svot.problem_gen.Draw``
+   (and optionally ``sampling_params(size, split)``), and where it has one a solver;
+4. this call, which adds them to the domain registry (:mod:`svot.domains`, as the
+   built-in domains' one line each does) and registers the Gymnasium ids
    ``SVoT/<Title>-NxN-v0`` and ``SVoT/<Title>-NxN-OOD-v0``.
 
 Sprites for unknown kinds are drawn by the renderer automatically (a distinct
 shape and colour per kind name); a spec may set ``sprites``, ``floor``,
-``ansi_chars`` and the other hooks of :class:`~svot.domains.DomainSpec`'s
+``ansi_chars`` and the other hooks of :class:`~svot.kernel.DomainSpec`'s
 "envs and rendering" and "scoring" sections to choose how it looks and scores.
 """
 
 from __future__ import annotations
 
-import gymnasium as gym
+from typing import Any
 
-from svot.domains import DomainSpec, register_spec, SPECS
-from svot.domains.base import check_spec
+from svot.domains import names, register, unregister
+from svot.domains.gym_ids import register_ids, unregister_ids
 from svot.envs.base import SVoTEnv
-from svot.envs.registration import ENV_CLASSES, VECTOR_CLASSES, env_id, max_episode_steps
+from svot.kernel import DomainSpec, GridDomain, check_spec
 from svot.pddl import load_domain
 from svot.pddl.problem import remember_domain
-from svot.problem_gen import register_generator, unregister_generator
 
 
-def register_domain(spec: DomainSpec, generator, *, env_class: type[SVoTEnv] | str | None = None) -> list[str]:
-    """Register ``spec``, its ``generator`` and its env ids; returns the new ids.
+def register_domain(spec: DomainSpec, generator: Any, *, solver: Any = None,
+                    env_class: type[SVoTEnv] | str | None = None,
+                    vector_env_class: type | str | None = None) -> list[str]:
+    """Register ``spec`` with its ``generator`` (and ``solver``: None, breadth-first search) and its
+    env ids; returns the ids.
 
-    The env ids' entry point is ``env_class``, else the spec's ``env_entry_point``, else a
-    plain :class:`~svot.envs.base.SVoTEnv` subclass; their vector entry point is the spec's
-    ``vector_entry_point`` (None: ``gymnasium.make_vec`` wraps the single env).
+    The ids' entry point is ``env_class``, else a plain :class:`~svot.envs.base.SVoTEnv` subclass
+    bound to the domain; their vector entry point ``vector_env_class`` (None: ``gymnasium.make_vec``
+    wraps the single env).
     """
     check_spec(spec)  # before anything is registered: a spec missing a required hook fails here, whole
     # parse now: a malformed file fails here, with its line; problems then find it by name for to_pddl()
     remember_domain(spec.name, load_domain(spec.pddl))
-    register_spec(spec)
-    register_generator(spec.name, generator, sizes=spec.sizes)
+    domain = GridDomain(spec, generator, solver)
     if env_class is None:
-        # the spec's own entry point, else a plain SVoTEnv subclass for the domain
-        env_class = spec.env_entry_point or type(
-            f"{spec.title}Env", (SVoTEnv,), {"domain_name": spec.name, "__doc__": spec.__doc__}
-        )
-    ENV_CLASSES[spec.name] = env_class
-    if spec.vector_entry_point is not None:
-        VECTOR_CLASSES[spec.name] = spec.vector_entry_point
-    ids = []
-    for size in spec.sizes:
-        for split in ("id", "ood"):
-            eid = env_id(spec.name, size, split)
-            if eid not in gym.registry:
-                gym.register(id=eid, entry_point=env_class, vector_entry_point=spec.vector_entry_point,
-                             max_episode_steps=max_episode_steps(size), kwargs={"size": size, "split": split})
-            ids.append(eid)
-    return ids
+        env_class = type(f"{spec.title}Env", (SVoTEnv,), {"domain": domain, "__doc__": spec.__doc__})
+    register(domain, env=env_class, vector_env=vector_env_class)
+    return register_ids(spec.name)
 
 
 def unregister_domain(name: str) -> None:
-    """Undo :func:`register_domain` (the spec, the generator and the env ids)."""
-    spec = SPECS.get(name)
-    if spec is not None:
-        for size in spec.sizes:
-            for split in ("id", "ood"):
-                gym.registry.pop(env_id(name, size, split), None)
-    SPECS.pop(name, None)
-    ENV_CLASSES.pop(name, None)
-    unregister_generator(name)
-    VECTOR_CLASSES.pop(name, None)
+    """Undo :func:`register_domain` (the registry's entry and the env ids)."""
+    if name in names():
+        unregister_ids(name)
+    unregister(name)
+
+
+__all__ = ["register_domain", "unregister_domain"]

@@ -30,7 +30,6 @@ Gymnasium only.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -360,18 +359,11 @@ def grid_cnn_policy_kwargs(
 def heldout_problems(env_id: str, n: int, seed: int) -> list:
     """``n`` problems of ``env_id`` (its domain, size and split) drawn from ``seed``, as the vector env's
     problem pool draws them (:func:`svot.envs.vector.problem_pool`); pick a seed training never uses."""
-    spec = gym.spec(env_id)
-    kw = spec.kwargs
-    domain = _entry_class(spec).domain_name
+    kw = gym.spec(env_id).kwargs
+    env = gym.make(env_id)  # Gymnasium loads the id's env class, which is bound to its domain; nothing is drawn
+    domain = env.unwrapped.domain
+    env.close()
     return list(problem_pool(domain, kw["size"], kw.get("split", "id"), seed, n))
-
-
-def _entry_class(spec):
-    ep = spec.vector_entry_point or spec.entry_point
-    if callable(ep):
-        return ep
-    module, _, attr = ep.partition(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 def evaluate_success(

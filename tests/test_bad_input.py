@@ -30,6 +30,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+from svot.domains.maze.env import MazeEnv
 import svot
 from svot.domains import get_spec
 from svot.errors import (
@@ -183,10 +184,10 @@ ENV_CASES = [
     Case("env-unknown-size-id", lambda tmp: gym.make("SVoT/Maze-9x9-v0"), gym.error.NameNotFound, ("Maze-9x9", "Maze-7x7")),
     Case("env-unknown-size-kwarg", lambda tmp: gym.make("SVoT/Maze-5x5-v0", size=9), ConfigError,
          ("maze has no size 9", "5, 6, 7")),
-    Case("env-size-of-wrong-type", lambda tmp: svot.envs.MazeEnv(size="5"), ConfigError, ("maze has no size '5'",)),
-    Case("env-unknown-split", lambda tmp: svot.envs.MazeEnv(size=5, split="test"), ConfigError, ("unknown split 'test'",)),
-    Case("env-id-unknown-domain", lambda tmp: svot.envs.env_id("chess", 5), ConfigError, ("unknown domain 'chess'", "maze")),
-    Case("env-id-unknown-split", lambda tmp: svot.envs.env_id("maze", 5, "test_id"), ConfigError, ("unknown split 'test_id'",)),
+    Case("env-size-of-wrong-type", lambda tmp: MazeEnv(size="5"), ConfigError, ("maze has no size '5'",)),
+    Case("env-unknown-split", lambda tmp: MazeEnv(size=5, split="test"), ConfigError, ("unknown split 'test'",)),
+    Case("env-id-unknown-domain", lambda tmp: svot.domains.env_id("chess", 5), ConfigError, ("unknown domain 'chess'", "maze")),
+    Case("env-id-unknown-split", lambda tmp: svot.domains.env_id("maze", 5, "test_id"), ConfigError, ("unknown split 'test_id'",)),
     Case("step-out-of-range", lambda tmp: _env().step(4), ActionError, ("maze action 4 is out of range 0..3",)),
     Case("step-negative", lambda tmp: _env().step(-1), ActionError, ("action -1 is out of range",)),
     Case("step-gather-out-of-range", lambda tmp: _env("SVoT/Gather-4x4-v0").step(12), ActionError,
@@ -248,13 +249,13 @@ ENV_CASES = [
 
 
 def _generate(*args):
-    from svot.problem_gen import generate
+    from svot.domains import generate
 
     return generate(*args)
 
 
 def _solve(*args):
-    from svot.problem_gen import solve
+    from svot.domains import solve
 
     return solve(*args)
 

@@ -91,6 +91,7 @@ def test_bench_sokoban_reset_counts_samples_own_draws_and_puts_the_generator_bac
     import numpy as np
 
     from svot.domains.sokoban import generator
+    from svot.domains import get_domain
     from svot.problem_gen import draw_rng, sample
 
     spec = importlib.util.spec_from_file_location("bench_sokoban_reset", ROOT / "benchmarks" / "bench_sokoban_reset.py")
@@ -103,8 +104,8 @@ def test_bench_sokoban_reset_counts_samples_own_draws_and_puts_the_generator_bac
 
     parent = np.random.default_rng([3, 4, True])
     for _ in range(5):
-        sample("sokoban", 4, "ood", draw_rng(parent))
-    attempts = [sample("sokoban", 4, "ood", draw_rng(parent)).params["attempts"] for _ in range(40)]
+        sample(get_domain("sokoban"), 4, "ood", draw_rng(parent))
+    attempts = [sample(get_domain("sokoban"), 4, "ood", draw_rng(parent)).params["attempts"] for _ in range(40)]
     assert row["draws"] == pytest.approx(sum(attempts) / 40)
     assert 1 <= row["after 1-3"] <= row["draws"] and row["unsolv."] >= 0
 

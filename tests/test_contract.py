@@ -21,10 +21,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from svot.cli import main as cli_main
-from svot.domains import DOMAINS, get_spec
-from svot.envs.registration import env_id
+from svot.domains import DOMAINS, env_id, generate, get_spec, solve
 from svot.extend import register_domain, unregister_domain
-from svot.problem_gen import generate, solve
 from svot.render import describe, label_grid, parse, read_labels
 
 from tests.metrics.metrics_helpers import truth_predictions, write_jsonl

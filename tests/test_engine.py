@@ -147,7 +147,7 @@ def test_decision_index_is_sound_on_random_actions():
 def test_shared_grounding_index_finds_the_one_applicable_action():
     """On the shared groundings the env steps on, find() agrees with a scan of every ground action."""
     from svot.engine.grounded import SharedGroundedEngine, shared_grounding
-    from svot.problem_gen import generate
+    from svot.domains import generate
 
     rng = np.random.default_rng(3)
     for name in ("maze", "frozenlake", "sokoban", "pacman", "gather"):

@@ -13,7 +13,7 @@ from svot.errors import PDDLError
 from svot.pddl import load_domain, parse_problem
 from svot.pddl.problem import action_atoms
 from svot.pddl.standard import planner_files
-from svot.problem_gen import generate
+from svot.domains import generate
 
 
 def test_standard_flavour_lists_every_action_atom_pddlgym_none():

@@ -12,7 +12,7 @@ holds what the registry and the env itself say, so a domain registered with
   observation and action spaces of a made env, and ``max_episode_steps``;
 * the env class's docstring (Description, Action Space, Rewards, Episode End, ...);
 * the keyword arguments the class takes (its signature);
-* the sampling parameters (``svot.problem_gen.sampling_params``; Table 5 for the SVoT domains);
+* the sampling parameters (``svot.problem_gen.sampling_params`` of the env's domain object; Table 5 for the SVoT domains);
 * a version history (the versions registered, and the docstring's own section if any).
 
 Only public surfaces are read: ``gymnasium.registry``, ``gymnasium.spec``,
@@ -36,6 +36,7 @@ from PIL import Image
 
 import svot  # noqa: F401 - registers the SVoT/... and RuleMaze/... ids
 from svot import problem_gen
+from svot.kernel import GridDomain
 from svot._version import __version__
 from svot.gif import save_episode_gif
 
@@ -119,10 +120,10 @@ def _png(frame) -> bytes:
 
 
 def _params(env: gym.Env, size: int, split: str) -> dict | None:
-    domain = getattr(env.unwrapped, "domain_name", None)
-    if domain is None or domain not in problem_gen.PARAMS:
+    domain = getattr(env.unwrapped, "domain", None)  # a grid domain's env holds its domain object
+    if not isinstance(domain, GridDomain):
         return None
-    return problem_gen.sampling_params(domain, size, split)
+    return problem_gen.sampling_params(domain, size, split, allow_any_size=True)
 
 
 CHANGELOG = Path(__file__).resolve().parents[2] / "CHANGELOG.md"

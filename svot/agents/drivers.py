@@ -20,6 +20,7 @@ from svot.errors import ActionError, ConfigError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.env import RuleMazeEnv
 from svot.rulemaze.render import min_image_size
+from svot.rulemaze.scenario import get_scenario
 
 
 def _colours(spec, state: dict) -> tuple[str, ...]:
@@ -173,9 +174,9 @@ class RuleMazeDriver:
 
     def intro(self) -> str:
         b = self.base
-        return (f"RuleMaze ({b.scenario}), a {b.size}x{b.size} maze. Walk from the start to the "
-                f"{'goal' if b.scenario == 'RegularMaze' else 'princess or the treasure'} while obeying the rule: "
-                f"{self.info['rule']}")
+        goals = " or ".join(get_scenario(b.scenario).goal_symbols)  # the scenario says what a goal cell holds
+        return (f"RuleMaze ({b.scenario}), a {b.size}x{b.size} maze. Walk from the start to a goal cell ({goals}) "
+                f"while obeying the rule: {self.info['rule']}")
 
     def action_words(self) -> list[str]:
         return [f"move {d}" for d in S.DIRECTIONS]

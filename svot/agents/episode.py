@@ -47,7 +47,7 @@ from PIL import Image
 from svot.agents.drivers import make_driver
 from svot.agents.parsing import ANSWER_FORMATS, parse_turn
 from svot.dataset.records import encode_png
-from svot.envs.registration import env_id as grid_env_id
+from svot.domains import env_id as grid_env_id
 from svot.errors import ConfigError, ProblemError, SvotError
 from svot.jsonl import loads
 

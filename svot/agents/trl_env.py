@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import ClassVar, Iterable
 
 from svot.agents.episode import AgentEpisode, EpisodeConfig, Turn
-from svot.envs.registration import env_id as grid_env_id
+from svot.domains import env_id as grid_env_id
 from svot.errors import ConfigError
 from svot.rulemaze import symbols as S
 from svot.rulemaze import tools_logic

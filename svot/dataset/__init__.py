@@ -4,8 +4,7 @@ Build one instance, iterate a split lazily, or export splits to disk::
 
     import numpy as np
     from svot.dataset import iter_split, build_instance, make_config, export
-    from svot.domains import DOMAINS
-    from svot.problem_gen import generate
+    from svot.domains import DOMAINS, generate
 
     name = DOMAINS[0]                                           # any registered domain
     for inst in iter_split(name, 5, "test_id", seed=0):         # 120 instances, built map by map
@@ -47,7 +46,7 @@ What an instance is (decisions, with the module that owns each):
 * **Per domain** (``svot/domains/<name>/``): the words (phrases, conclusions,
   description, question, answer format), the distractor rules, Table 5's counts
   and the early-stop allowance are the domain's, read through the hooks of its
-  :class:`~svot.domains.DomainSpec` (section "the dataset"); this package names no
+  :class:`~svot.kernel.DomainSpec` (section "the dataset"); this package names no
   domain. A domain registered with :func:`svot.extend.register_domain` gets generic
   ones, derived from its PDDL predicates and operators, kinds and fields.
 * **Rows** (:mod:`~svot.dataset.records`): one per instance, or one per prediction

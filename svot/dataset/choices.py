@@ -1,11 +1,11 @@
 """Four-choice goal questions (SVoT A.7): the truth and three valid, nearby distractors.
 
 A choice is a goal configuration (the fields of :meth:`DomainSpec.goal_fields
-<svot.domains.DomainSpec.goal_fields>`). This module draws and checks; what is
+<svot.kernel.DomainSpec.goal_fields>`). This module draws and checks; what is
 a valid, nearby or partially correct distractor of one domain is that domain's
 (``svot/domains/<name>/wording.py``, through the spec's ``distractor_pools``,
 ``is_partial`` and ``choice_problems``; a domain registered from outside gets
-the field-by-field rules of :mod:`svot.domains.distractors`).
+the field-by-field rules of :mod:`svot.kernel.distractors`).
 Rules, checked by :func:`check_choices` and the tests:
 
 * exactly one choice equals the truth; no two choices are equal (as dicts or as text);
@@ -43,7 +43,7 @@ import numpy as np
 
 from svot.dataset.wording import answer_text, goal_fields
 from svot.domains import get_spec
-from svot.domains.distractors import (  # noqa: F401 - re-exported: the distractors' building blocks moved down
+from svot.kernel.distractors import (  # noqa: F401 - re-exported: the distractors' building blocks moved down
     MAX_DISTANCE,
     cells_near,
     manhattan,

@@ -54,9 +54,8 @@ from svot.dataset.spec import (
 )
 from svot.dataset.orchestrator import SplitWork, Task, part_path, run_export, write_part
 from svot.dataset.writers import LLAMA_FACTORY_INFO, write_imagefolder, write_parquet
-from svot.domains import get_spec
+from svot.domains import get_spec, sampling_params
 from svot.errors import ConfigError
-from svot.problem_gen import sampling_params
 from svot.problem_gen.grounding import shared_grounding
 from svot.render.atlas import get_atlas
 
@@ -391,7 +390,7 @@ def _warm_for_workers(cfg: ExportConfig, pending: list[SplitJob]) -> None:
     atlas. Forked workers inherit them; with 2 workers the export's CPU time drops by 0.3-0.6 s of
     8.6 at ``bench_export.py``'s default (docs/speed.md). Nothing drawn, nothing written."""
     for d, n in dict.fromkeys((j.domain, j.size) for j in pending):
-        shared_grounding(d, n)
+        shared_grounding(get_spec(d), n)
         get_atlas(get_spec(d), n, cfg.image_size)
 
 

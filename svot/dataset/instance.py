@@ -60,11 +60,11 @@ from svot.dataset.spec import (
 )
 from svot.dataset.transitions import build_chain
 from svot.dataset.wording import answer_text, goal_of
-from svot.domains import DomainSpec, get_spec
+from svot.domains import get_domain, get_spec
+from svot.kernel import DomainSpec, GridDomain
 from svot.errors import ConfigError, DatasetError
 from svot.pddl import Problem, load_domain
 from svot.problem_gen import generate, has_plan_length_floor, plan_length_floor
-from svot.problem_gen.registry import plan_optional
 from svot.problem_gen.common import layout_json
 from svot.render.image import render_state
 from svot.render.labels import label_grid
@@ -110,14 +110,15 @@ def _draw_map(args: tuple):
     """Map ``m`` of a split, attempt ``a`` (a pure function of its arguments; runs in workers), or None
     where the draw is a train map whose plan cannot fit (:func:`plan_cannot_fit`): planning it would
     only see :func:`plan_fits` reject it."""
-    domain, size, split, m, attempt, seed = args
+    name, size, split, m, attempt, seed = args
+    domain = get_domain(name)  # looked up once: svot.problem_gen takes the domain object
     distribution = SPLITS[split].distribution
-    if split == "train" and plan_optional(domain) and has_plan_length_floor(domain):
-        unplanned = generate(domain, size, distribution, rng_for(seed, domain, size, split, KEY_MAP, m, attempt),
+    if split == "train" and domain.spec.plan_optional and has_plan_length_floor(domain):
+        unplanned = generate(domain, size, distribution, rng_for(seed, name, size, split, KEY_MAP, m, attempt),
                              plan=False, allow_any_size=True)
-        if plan_cannot_fit(size, unplanned):
+        if plan_cannot_fit(domain, size, unplanned):
             return None
-    rng = rng_for(seed, domain, size, split, KEY_MAP, m, attempt)
+    rng = rng_for(seed, name, size, split, KEY_MAP, m, attempt)
     return generate(domain, size, distribution, rng, allow_any_size=True)
 
 
@@ -149,7 +150,7 @@ def answer_space_ok(state: dict) -> bool:
 def plan_floor(generated) -> int:
     """A lower bound on any goal-reaching plan's length for this map's generator parameters.
 
-    The domain's :meth:`~svot.domains.DomainSpec.min_plan_length` (e.g. a domain
+    The domain's :meth:`~svot.kernel.DomainSpec.min_plan_length` (e.g. a domain
     that collects at most one item per move needs at least one move per item,
     which Table 5's densities can put above the ID maximum of 10). Default: 1.
     """
@@ -174,14 +175,14 @@ def plan_fits(split: str, size: int, generated) -> bool:
     return lo <= len(generated.plan) <= hi
 
 
-def plan_cannot_fit(size: int, generated) -> bool:
-    """Whether a train draw's shortest plan is provably longer than Table 5's ID range, from the
-    domain's :func:`~svot.problem_gen.plan_length_floor` (a bound on the unplanned layout), where
+def plan_cannot_fit(domain: GridDomain, size: int, generated) -> bool:
+    """Whether a train draw (of ``domain``) has a shortest plan provably longer than Table 5's ID range, from
+    the domain's :func:`~svot.problem_gen.plan_length_floor` (a bound on the unplanned layout), where
     :func:`plan_fits` would filter the draw at all. Where a size keeps about one draw in a hundred
     (many items, a short range), the bound turns the other ninety-nine away without planning them.
     """
     hi = lengths_for(size, SPLITS["train"].distribution)[1]
-    return plan_floor(generated) <= hi and plan_length_floor(generated.domain, generated.state) > hi
+    return plan_floor(generated) <= hi and plan_length_floor(domain, generated.state) > hi
 
 
 def plan_maps(

@@ -13,7 +13,7 @@ ground actions applied (none when the move is inapplicable). From that:
   ?beyond))``). That failure names the reason (``blocked_by``: edge, wall,
   block, hole, goal) through the domain's phrase table (``DomainSpec.phrases``,
   from ``svot/domains/<name>/wording.py``; a predicate it does not list reads
-  from its name, :func:`svot.domains.phrases.generic_phrase`).
+  from its name, :func:`svot.kernel.phrases.generic_phrase`).
 
 Every chain comes with its keyword fields, a list of ``{"field", "value"}``
 dicts; each value occurs verbatim in the chain text. Templates (stable, so a

@@ -4,7 +4,7 @@ The transition reasoning chains (:mod:`svot.dataset.transitions`) are built
 generically from the PDDL operators' preconditions; the words each domain uses
 for them, its description, goal question and answer format live in the domain's
 folder (``svot/domains/<name>/wording.py``) and are read here through the hooks
-of its :class:`~svot.domains.DomainSpec` (section "the dataset"). A domain
+of its :class:`~svot.kernel.DomainSpec` (section "the dataset"). A domain
 registered from outside gets generic words derived from its PDDL predicate names,
 kinds and fields. Nothing here decides what happens: the engine does.
 
@@ -17,14 +17,14 @@ failure template.
 from __future__ import annotations
 
 from svot.domains import get_spec
-from svot.domains.keywords import (  # noqa: F401 - re-exported: the chain builder's vocabulary
+from svot.kernel.keywords import (  # noqa: F401 - re-exported: the chain builder's vocabulary
     COLOUR_ORDER,
     PRECONDITION_WORDS,
     collection_phrase,
     colour_rank,
     precondition_field,
 )
-from svot.domains.phrases import (  # noqa: F401 - re-exported: the phrase type and formats moved down
+from svot.kernel.phrases import (  # noqa: F401 - re-exported: the phrase type and formats moved down
     ADJ,
     BESIDE,
     RAY,

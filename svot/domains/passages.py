@@ -18,7 +18,7 @@ from typing import Iterable
 
 import numpy as np
 
-from svot.domains.grid import DELTAS, cell_name
+from svot.kernel.grid import DELTAS, cell_name
 from svot.engine.grounded import bit_indices
 
 Cell = tuple[int, int]

@@ -1,6 +1,7 @@
 """The generic SVoT grid environment; each domain's env is a thin subclass.
 
-The env owns no dynamics: it asks a :class:`~svot.domains.DomainSpec` how agent
+The env owns no dynamics: it is handed a domain (:class:`~svot.kernel.GridDomain`: a
+spec, a sampler, a solver) and asks its :class:`~svot.kernel.DomainSpec` how agent
 actions map to PDDL action literals and how atoms read as a state, steps an
 engine built from the domain's PDDL file, and draws problems from
 :mod:`svot.problem_gen` with ``self.np_random``.
@@ -48,7 +49,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 from gymnasium import spaces
 
-from svot.domains import DomainSpec, get_spec
+from svot.kernel import DomainSpec, GridDomain
 from svot.engine.base import ENGINES
 from svot.engine.grounded import SharedGroundedEngine
 from svot.envs.conventions import ConventionsMixin, solve_given
@@ -82,7 +83,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
     """Base class of the SVoT grid environments (see each domain's subclass)."""
 
     metadata = {"render_modes": ["rgb_array", "ansi", "human"], "render_fps": 4}
-    domain_name: ClassVar[str]
+    domain: ClassVar[GridDomain | None] = None  # a domain's subclass (svot/domains/<name>/env.py) binds its domain
 
     def __init__(
         self,
@@ -94,8 +95,18 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         info_level: str = "full",
         allow_any_size: bool = False,
         pool_size: int | None = None,
+        *,
+        domain: GridDomain | None = None,
     ):
-        self.dspec: DomainSpec = get_spec(self.domain_name)
+        domain = type(self).domain if domain is None else domain
+        if not isinstance(domain, GridDomain):
+            raise ConfigError(
+                "SVoTEnv needs a domain: domain=svot.domains.get_domain(name), or a domain's own subclass "
+                f"(svot/domains/<name>/env.py); got {domain!r}"
+            )
+        if domain is not type(self).domain:
+            self.domain = domain  # a domain's subclass binds its own: the instance (and a pickle) need not hold it
+        self.dspec: DomainSpec = domain.spec
         size = self.dspec.sizes[0] if size is None else size
         self.size = self.dspec.check_size(size, allow_any=allow_any_size)
         if split not in SPLITS:
@@ -172,12 +183,12 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if options and options.get("problem") is not None:
             problem = load_problem(options["problem"], self.dspec, self.pddl_domain, self.size)  # rule 1, 2 and 5
             engine = self._make_engine(problem)
-            self.problem, self.plan = problem, solve_given(self.dspec.name, problem)
+            self.problem, self.plan = problem, solve_given(self.domain, problem)
             self.engine, self._cache = engine, {}
         elif self.pool_size is not None:
             self._reset_from_pool(seed)
         else:
-            draw = sample(self.dspec.name, self.size, self.split, draw_rng(self.np_random), allow_any_size=True)
+            draw = sample(self.domain, self.size, self.split, draw_rng(self.np_random), allow_any_size=True)
             self._problem, self._drawn = None, draw
             self._plan, self._plan_due = None, True
             self.engine, self._cache = self._engine_of(draw), {}
@@ -245,7 +256,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         if seed is not None or not self._pool:
             pool_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63 - 1))
             if pool_seed != self.pool_seed or not self._pool:
-                self._pool = generated_pool(self.dspec.name, self.size, self.split, pool_seed, self.pool_size)
+                self._pool = generated_pool(self.domain, self.size, self.split, pool_seed, self.pool_size)
                 self._pool_engines = {}
                 self.pool_seed = pool_seed
         j = int(self.np_random.integers(len(self._pool)))
@@ -290,7 +301,7 @@ class SVoTEnv(ConventionsMixin, gym.Env):
         to ``reset`` the one :func:`svot.problem_gen.solve` finds.
         """
         if self._plan_due:
-            self._plan, self._plan_due = planned(self._drawn.generated).plan, False
+            self._plan, self._plan_due = planned(self.domain, self._drawn.generated).plan, False
         return self._plan
 
     @plan.setter

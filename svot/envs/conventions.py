@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from svot.errors import ConfigError
+from svot.kernel import GridDomain
 from svot.numbers import small_int
 from svot.problem_gen import solve
 
@@ -61,7 +62,7 @@ class ConventionsMixin:
         return keys_for_action_texts([self.action_text(a) for a in range(int(self.action_space.n))])
 
 
-def solve_given(domain: str, problem) -> list[int] | None:
+def solve_given(domain: GridDomain, problem) -> list[int] | None:
     """A goal-reaching plan for ``problem`` (as the env's sampled problems have), or None.
 
     None when it has no plan within the search bound, or when the domain has

@@ -7,7 +7,7 @@ step of an RL loop. Here the same grid is read off the state's bits:
 :func:`observation_layout` finds, by predicate name, the one atom that draws
 each (cell, kind) (``(at ?c)`` the player, ``(coin ?c)`` a coin, ``(ball ?c
 red)`` a red ball; a spec may name other kinds through
-:meth:`~svot.domains.DomainSpec.atom_kind_names`), and :class:`BitObserver` turns
+:meth:`~svot.kernel.DomainSpec.atom_kind_names`), and :class:`BitObserver` turns
 a state into a grid with that table, or updates the previous grid by the atoms
 that changed. A kind that no atom draws (a wall that is the *absence* of a
 passage) is taken to stay as it is within an episode: its bits come from the
@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from svot.domains import DomainSpec
+from svot.kernel import DomainSpec
 from svot.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ def observation_layout(spec: DomainSpec, size: int, domain, folded: set) -> list
     """S slots per cell (row-major, S = :func:`slots_per_cell`): slot ``S*cell + i`` holds the atom
     that draws ``spec.kinds[i]`` there.
 
-    The atom of a kind is found by name (:meth:`~svot.domains.DomainSpec.atom_kind_names`):
+    The atom of a kind is found by name (:meth:`~svot.kernel.DomainSpec.atom_kind_names`):
     by default ``(at ?c)`` draws ``player``, ``(p ?c)`` draws kind ``p``, ``(p ?c x)``
     draws kind ``p_x`` (e.g. ``ball_red``). Slots with no atom are padding (``None``).
     """

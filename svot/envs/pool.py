@@ -13,13 +13,15 @@ from __future__ import annotations
 from collections import OrderedDict
 
 import numpy as np
+
+from svot.kernel import GridDomain
 from svot.problem_gen import generate
 
 _POOLS: OrderedDict = OrderedDict()  # (domain, size, split, seed, pool_size) -> tuple[Generated]
 _MAX_POOLS = 16
 
 
-def generated_pool(domain: str, size: int, split: str, seed: int, pool_size: int) -> tuple:
+def generated_pool(domain: GridDomain, size: int, split: str, seed: int, pool_size: int) -> tuple:
     """``pool_size`` :class:`~svot.problem_gen.Generated` problems (with plans), cached per process."""
     key = (domain, size, split, int(seed), int(pool_size))
     pool = _POOLS.get(key)

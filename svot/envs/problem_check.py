@@ -9,10 +9,10 @@ from three sources:
 
 * the PDDL domain: object types, predicate names, arities and argument types
   (a :class:`~svot.pddl.Problem` built in code skips the parser's checks);
-* the spec's grid layout (:meth:`~svot.domains.DomainSpec.base_objects`): the
+* the spec's grid layout (:meth:`~svot.kernel.DomainSpec.base_objects`): the
   objects of each grid type (cells, directions...) are exactly those of an
   N x N grid, so no fact can name a cell outside it;
-* the spec's declared invariants (:attr:`~svot.domains.DomainSpec.unique_predicates`):
+* the spec's declared invariants (:attr:`~svot.kernel.DomainSpec.unique_predicates`):
   predicates that hold of exactly one object in every state, such as the
   player's ``at``. PDDL cannot say "exactly one", and an engine handed two
   players or none has no defined behaviour.

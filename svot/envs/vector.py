@@ -1,5 +1,5 @@
 """Natively batched SVoT environments: ``gymnasium.make_vec(env_id, num_envs=1024)``
-(ids: :func:`svot.envs.registration.registered_ids`).
+(ids: :func:`svot.domains.registered_ids`).
 
 :class:`SVoTVectorEnv` steps all sub-environments at once on the
 :class:`~svot.engine.vector.VectorEngine` (one numpy array, compiled from the
@@ -86,8 +86,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from svot.domains import SPECS, DomainSpec, get_spec
-from svot.domains.base import DomainSpec as _BaseSpec
+from svot.kernel import DomainSpec, GridDomain
 from svot.engine.vector import ProblemBatch, VectorEngine
 from svot.envs.observation import (
     observation_dtype,
@@ -116,7 +115,7 @@ _ENGINES: dict = {}  # (domain, size) -> VectorEngine
 
 # --- pools and engines (shared within a process) ----------------------------------------------
 def problem_pool(
-    domain: str, size: int, split: str, seed: int, pool_size: int, allow_any_size: bool = False
+    domain: GridDomain, size: int, split: str, seed: int, pool_size: int, allow_any_size: bool = False
 ) -> tuple[Problem, ...]:
     """``pool_size`` generated problems, deterministic in ``seed`` (cached; see :mod:`svot.envs.pool`)."""
     return tuple(g.problem for g in generated_pool(domain, size, split, seed, pool_size))
@@ -149,7 +148,7 @@ class SVoTVectorEnv(VectorEnv):
         "render_fps": 4,
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
-    domain_name: str | None = None  # a domain's subclass (svot/domains/<name>/env.py) names its domain
+    domain: GridDomain | None = None  # a domain's subclass (svot/domains/<name>/env.py) binds its domain
 
     def __init__(
         self,
@@ -157,7 +156,7 @@ class SVoTVectorEnv(VectorEnv):
         size: int | None = None,
         split: str = "id",
         *,
-        domain: str | None = None,
+        domain: GridDomain | None = None,
         max_episode_steps: int | None = None,
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         pool_size: int | None = None,
@@ -169,12 +168,16 @@ class SVoTVectorEnv(VectorEnv):
         engine: str = "grounded",
         allow_any_size: bool = False,
     ):
-        name = domain if domain is not None else self.domain_name
-        if name is None:
+        domain = self.domain if domain is None else domain
+        if not isinstance(domain, GridDomain):
             raise ConfigError(
-                f"SVoTVectorEnv needs a domain (domain= one of {', '.join(SPECS)}, or a domain's own subclass)"
+                "SVoTVectorEnv needs a domain: domain=svot.domains.get_domain(name), or a domain's own subclass "
+                f"(svot/domains/<name>/env.py); got {domain!r}"
             )
-        self.dspec: DomainSpec = get_spec(name)
+        if domain is not type(self).domain:
+            self.domain = domain  # a domain's subclass binds its own: the instance (and a pickle) need not hold it
+        self.dspec: DomainSpec = domain.spec
+        name = domain.name
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ConfigError(f"num_envs must be a positive int, got {num_envs!r}")
         self.num_envs = int(num_envs)
@@ -230,7 +233,7 @@ class SVoTVectorEnv(VectorEnv):
         self.single_observation_space = spaces.Box(0, (1 << n_kinds) - 1, (self.size, self.size), self._obs_dtype)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._keys = [self.dspec.action_key(a, self.size) for a in range(n_actions)]
-        self._track_failure = type(self.dspec).is_failure is not _BaseSpec.is_failure
+        self._track_failure = type(self.dspec).is_failure is not DomainSpec.is_failure
 
         self._fixed: tuple[Problem, ...] | None = None
         if problems is not None:
@@ -315,7 +318,7 @@ class SVoTVectorEnv(VectorEnv):
             pool_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63 - 1))
             self.pool_seed = pool_seed
             self._use_pool(
-                problem_pool(self.dspec.name, self.size, self.split, pool_seed, self.pool_size, self.allow_any_size)
+                problem_pool(self.domain, self.size, self.split, pool_seed, self.pool_size, self.allow_any_size)
             )
         mask = options.get("reset_mask")
         if mask is None:

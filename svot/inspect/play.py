@@ -10,7 +10,7 @@ The episode is :class:`svot.agents.AgentEpisode`, the core every agent adapter (
 an action it cannot read, or a move after the episode ended, is an Inspect :class:`~inspect_ai.tool.ToolError`
 (the model sees the error and may try again; nothing is stepped).
 
-The env's plan (``env.plan``: BFS-shortest, or from the spec's ``solver_module``,
+The env's plan (``env.plan``: BFS-shortest, or from the domain's solver (``GridDomain.solver``),
 which may be greedy unless the env reports ``plan_optimal``) is the
 yardstick for "steps over plan".
 """
@@ -24,7 +24,8 @@ from inspect_ai.tool import ToolDef, ToolError, ToolParam, ToolParams
 
 from svot.agents import AgentEpisode, EpisodeConfig
 from svot.dataset.prompts import IMAGE
-from svot.envs.registration import env_class, max_episode_steps
+from svot.domains import get_domain, max_episode_steps
+from svot.envs import SVoTEnv
 from svot.inspect._content import image_content, user_message
 
 EPISODE_KEY = "svot_episode"
@@ -33,7 +34,7 @@ IMAGE_SIZE = 256  # the frames the model sees (the env's default image size)
 
 
 def make_env(domain: str, size: int, split: str):
-    return env_class(domain)(size=size, split=split, render_mode="rgb_array")
+    return SVoTEnv(domain=get_domain(domain), size=size, split=split, render_mode="rgb_array")
 
 
 def episode_seed(seed: int, index: int) -> int:

@@ -23,12 +23,11 @@ from typing import Sequence
 import gymnasium as gym
 import numpy as np
 
-from svot.domains import SPECS
-from svot.domains.base import DomainSpec as _BaseSpec
+from svot.domains import env_id as env_id_of, get_domain, names
 from svot.envs.observation import observation_dtype, slots_per_cell, static_grid, undrawn_kinds
-from svot.envs.registration import env_id as env_id_of
 from svot.envs.vector import SVoTVectorEnv
 from svot.errors import ConfigError
+from svot.kernel import DomainSpec
 
 
 @dataclass
@@ -78,16 +77,16 @@ def numpy_vector_env(env_id: str, pool_size: int, seed: int | None = None, num_e
     without one (``svot.extend.register_domain`` with no ``vector_entry_point``, like the
     toy domain of the tests) gets :class:`~svot.envs.vector.SVoTVectorEnv` built directly.
     """
-    spec = gym.spec(env_id)
-    if spec.vector_entry_point is not None:
+    registered = gym.spec(env_id)  # Gymnasium's EnvSpec of the id
+    if registered.vector_entry_point is not None:
         venv = gym.make_vec(env_id, num_envs=num_envs, pool_size=pool_size, **kwargs)
     else:
-        size, split = spec.kwargs["size"], spec.kwargs.get("split", "id")
-        domain = next((d for d in SPECS if env_id_of(d, size, split) == env_id), None)
+        size, split = registered.kwargs["size"], registered.kwargs.get("split", "id")
+        domain = next((d for d in names() if env_id_of(d, size, split) == env_id), None)
         if domain is None:
             raise ConfigError(f"{env_id} is not an SVoT id (no registered domain makes it)")
-        venv = SVoTVectorEnv(num_envs, size, split, domain=domain, pool_size=pool_size,
-                             max_episode_steps=spec.max_episode_steps, **kwargs)
+        venv = SVoTVectorEnv(num_envs, size, split, domain=get_domain(domain), pool_size=pool_size,
+                             max_episode_steps=registered.max_episode_steps, **kwargs)
     if seed is not None:
         venv.reset(seed=seed)
     return venv
@@ -114,7 +113,7 @@ def host_tables(env_id: str, pool_size: int = 1024, seed: int = 0, problems: Seq
     # disagrees (a kind that hides another, as the toy lamps' lit lamp), both backends ask the spec per env
     obs_fallback = bool(getattr(venv, "_obs_fallback", False))
     fail = None
-    if type(dspec).is_failure is not _BaseSpec.is_failure:
+    if type(dspec).is_failure is not DomainSpec.is_failure:
         fail = failure_table(eng, batch, dspec, size, act_rows, env_id)
     internal = bool(eng.internal_keys)
     chain_width = 0

@@ -70,8 +70,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
-from svot.domains.keywords import PRECONDITION_WORDS, collection_phrase, precondition_field
-from svot.domains.phrases import effect_field
+from svot.kernel.keywords import PRECONDITION_WORDS, collection_phrase, precondition_field
+from svot.kernel.phrases import effect_field
 from svot.metrics._text import CELL, CELL_RE, completion_text, fmt_cell, norm_words, normalize_action
 from svot.metrics.errors import MetricError
 

@@ -2,30 +2,33 @@
 
 Each domain's generator has one entry, ``sample(size, split, rng) -> Draw`` (:func:`sample`): the
 initial state as bits, the sampling parameters, the Problem built when first read.
-``generate(domain, size, split, rng)`` is that draw's problem with a plan that reaches its goal::
+``generate(domain, size, split, rng)`` is that draw's problem with a plan that reaches its goal.
+``domain`` is a domain object (:class:`~svot.kernel.GridDomain`: its spec, sampler and solver);
+this layer looks no name up. The registry gives it by name, and :func:`svot.domains.generate`
+(``solve``, ``sampling_params``, ``PARAMS``) takes the name::
 
     import numpy as np
-    from svot.problem_gen import DOMAINS, generate
-    g = generate(DOMAINS[0], 6, "ood", np.random.default_rng(0))
+    from svot import problem_gen
+    from svot.domains import DOMAINS, generate, get_domain
+    g = generate(DOMAINS[0], 6, "ood", np.random.default_rng(0))                          # by name
+    g = problem_gen.generate(get_domain(DOMAINS[0]), 6, "ood", np.random.default_rng(0))  # the same
     g.problem.to_pddl(); g.plan; g.state; g.params
 
 All randomness comes from the ``numpy.random.Generator`` passed in, so the same
 seed gives the same problems in any process, whatever ``PYTHONHASHSEED``. A sampler may draw
 ahead of the layout it keeps (a batch screened at once), so an env draws each problem from its own
 child Generator (:func:`draw_rng`): nothing is rewound or carried from one problem to the next.
-``PARAMS`` is a read-only view of Table 5's sampling parameters (ID and OOD
-values), each domain's ``DomainSpec.table5`` with its ``sizes``.
+Table 5's sampling parameters (ID and OOD values) are each spec's ``table5`` with its
+``sizes`` (:data:`svot.domains.PARAMS` reads them by name).
 ``solve(domain, problem_or_state)`` returns a plan: the domain's solver
-(``DomainSpec.solver_module``) if it names one, otherwise a shortest plan by
+(``GridDomain.solver``) if it has one, otherwise a shortest plan by
 breadth-first search on the grounded engine, which works for any domain,
 including one registered from outside. ``Generated.plan_optimal`` records
 whether a generated plan is a shortest one.
 
 Nothing here is any one domain's: each domain's folder ``svot/domains/<name>/``
-holds its sampler (``generator.py``, named by ``DomainSpec.generator_module``),
-its Table 5 row (``table5.py``) and, where it has one, its solver
-(``solver.py``). :mod:`svot.problem_gen.registry` says which domains can be
-sampled.
+holds its sampler (``generator.py``), its Table 5 row (``table5.py``) and, where it has one,
+its solver (``solver.py``), bound into its domain object in its ``__init__.py``.
 """
 
 from __future__ import annotations
@@ -34,18 +37,16 @@ import dataclasses
 
 import numpy as np
 
-from svot.domains import DomainSpec, get_spec
 from svot.engine import bfs_plan
 from svot.errors import ConfigError, ProblemError
+from svot.kernel import DomainSpec, GridDomain
 from svot.pddl import Problem, load_domain
-from svot.problem_gen import registry
 from svot.problem_gen.common import (
-    DOMAINS,
-    PARAMS,
     SPLITS,
     Draw,
     Generated,
     check_args,
+    check_domain,
     check_rng,
     count_for,
     draw_rng,
@@ -54,22 +55,7 @@ from svot.problem_gen.common import (
 from svot.problem_gen.grounding import shared_grounding
 
 
-def register_generator(domain: str, module, *, sizes: tuple[int, ...]) -> None:
-    """Add a sampler for a new domain (it wins over a ``generator_module`` its spec names).
-
-    ``module`` is any object with ``sample(size, split, rng) -> Draw`` (and optionally
-    ``sampling_params(size, split)`` and ``plan(generated) -> (plan, optimal)``), like the domains'
-    generator modules; ``sizes`` are the domain's nominal sizes.
-    """
-    registry.register(domain, module, sizes)
-
-
-def unregister_generator(domain: str) -> None:
-    """Undo :func:`register_generator` (a built-in domain keeps its spec's generator)."""
-    registry.unregister(domain)
-
-
-def sample(domain: str, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False) -> Draw:
+def sample(domain: GridDomain, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False) -> Draw:
     """One solvable layout of ``domain`` at ``size`` × ``size`` with ``split`` ("id"/"ood") parameters, as a
     :class:`Draw`: its initial state as bits, its sampling parameters, its Problem built when first read.
 
@@ -80,11 +66,11 @@ def sample(domain: str, size: int, split: str, rng: np.random.Generator, *, allo
     """
     domain, size, split = check_args(domain, size, split, allow_any_size)
     check_rng(rng)
-    return registry.generator(domain).sample(size, split, rng)
+    return domain.sampler.sample(size, split, rng)
 
 
 def generate(
-    domain: str, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False, plan: bool = True
+    domain: GridDomain, size: int, split: str, rng: np.random.Generator, *, allow_any_size: bool = False, plan: bool = True
 ) -> Generated:
     """:func:`sample`'s problem, checked and packaged as :class:`Generated`, with a goal-reaching plan.
 
@@ -97,39 +83,40 @@ def generate(
     *is* the search, always plan.
     """
     draw = sample(domain, size, split, rng, allow_any_size=allow_any_size)
-    if plan or not registry.plan_optional(draw.domain):
-        return planned(draw.generated)
+    if plan or not domain.spec.plan_optional:
+        return planned(domain, draw.generated)
     return draw.generated
 
 
-def planned(gen: Generated) -> Generated:
-    """``gen`` with a plan: its own, else the generator's ``plan(gen)`` where it defines one (a plan that may
-    be greedy past an optimal solver's limits), else :func:`solve`'s shortest plan; replayed on the engine."""
+def planned(domain: GridDomain, gen: Generated) -> Generated:
+    """``gen`` (one of ``domain``'s) with a plan: its own, else the sampler's ``plan(gen)`` where it defines one
+    (a plan that may be greedy past an optimal solver's limits), else :func:`solve`'s shortest plan; replayed
+    on the engine."""
     if gen.plan is not None:
         return gen
-    planner = getattr(registry.generator(gen.domain), "plan", None)
-    steps, optimal = planner(gen) if planner is not None else (solve(gen.domain, gen.problem), True)
+    planner = getattr(check_domain(domain).sampler, "plan", None)
+    steps, optimal = planner(gen) if planner is not None else (solve(domain, gen.problem), True)
     if steps is None:
         raise ProblemError(f"{gen.problem.name}: the sampler kept a layout its planner finds no plan for")
-    if load_domain(get_spec(gen.domain).pddl).unsupported is None:  # on the compiled engine: replayed there
-        shared_grounding(gen.domain, gen.size).bind(gen.problem).replay(steps)
+    if load_domain(domain.spec.pddl).unsupported is None:  # on the compiled engine: replayed there
+        shared_grounding(domain.spec, gen.size).bind(gen.problem).replay(steps)
     return dataclasses.replace(gen, plan=[int(a) for a in steps], plan_optimal=bool(optimal))
 
 
-def sampling_params(domain: str, size: int, split: str, *, allow_any_size: bool = False) -> dict:
+def sampling_params(domain: GridDomain, size: int, split: str, *, allow_any_size: bool = False) -> dict:
     """The fixed parameters ``generate`` uses (densities, counts, e.g. a block-count range).
 
     ``{}`` for a registered generator without ``sampling_params`` (it is optional there).
     """
     domain, size, split = check_args(domain, size, split, allow_any_size)
-    generator = registry.generator(domain)
+    generator = domain.sampler
     if not hasattr(generator, "sampling_params"):
         return {}
     return generator.sampling_params(size, split)
 
 
 def solve(
-    domain: str,
+    domain: GridDomain,
     problem_or_state: Problem | dict,
     *,
     max_states: int = 1_000_000,
@@ -143,13 +130,13 @@ def solve(
     actions tried in index order), None when the goal is unreachable or more
     than ``max_states`` states would be needed; a state the PDDL makes
     absorbing (e.g. a hole) has no plan through it. A domain may name its
-    own solver (``DomainSpec.solver_module``, see its ``solver.py``), which gets
+    own solver (``GridDomain.solver``, its ``solver.py``), which gets
     the same options: ``prune=False`` turns off a solver's skipping of provably
     dead states (e.g. stuck blocks; the plan is the same either way), ``greedy=True`` asks
     for a solver's faster plan that is not always shortest (for collect-everything
     domains: never None), and ``max_states`` caps its search (None past it).
     """
-    spec = get_spec(domain)
+    spec = check_domain(domain).spec
     if isinstance(problem_or_state, Problem):
         problem = problem_or_state
         if problem.domain != spec.name:
@@ -167,23 +154,23 @@ def solve(
             raise ProblemError(f"{spec.name} state has no {exc.args[0]!r} field") from None
     else:
         raise ConfigError(f"solve() takes a svot.pddl.Problem or a state dict, got {type(problem_or_state).__name__}")
-    solver = registry.solver(spec)
+    solver = domain.solver
     if solver is None:
         return breadth_first_plan(spec, problem, size, max_states=max_states)
     return solver.solve(problem, state, max_states=max_states, prune=prune, greedy=greedy)
 
 
-def plan_length_floor(domain: str, state: dict) -> int:
+def plan_length_floor(domain: GridDomain, state: dict) -> int:
     """A lower bound on the length of a shortest goal-reaching plan from ``state``, cheap next to the
     plan itself: the domain solver's ``plan_length_floor(state)`` where its ``solver.py`` defines one,
     else 0 (no bound known). A caller that only keeps short plans can reject a draw on it unplanned."""
-    floor = getattr(registry.solver(get_spec(domain)), "plan_length_floor", None)
+    floor = getattr(check_domain(domain).solver, "plan_length_floor", None)
     return 0 if floor is None else int(floor(state))
 
 
-def has_plan_length_floor(domain: str) -> bool:
+def has_plan_length_floor(domain: GridDomain) -> bool:
     """Whether :func:`plan_length_floor` knows a bound for ``domain`` (its solver defines one)."""
-    return hasattr(registry.solver(get_spec(domain)), "plan_length_floor")
+    return hasattr(check_domain(domain).solver, "plan_length_floor")
 
 
 def breadth_first_plan(spec: DomainSpec, problem: Problem, size: int, *, max_states: int = 1_000_000) -> list[int] | None:
@@ -194,7 +181,7 @@ def breadth_first_plan(spec: DomainSpec, problem: Problem, size: int, *, max_sta
     PDDLGym) the same search on the spec's engine.
     """
     if load_domain(spec.pddl).unsupported is None:
-        grounding = shared_grounding(spec.name, size)
+        grounding = shared_grounding(spec, size)
         bound = grounding.bind(problem)
         return grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg, max_states=max_states).plan
     engine = spec.make_engine(problem)
@@ -204,15 +191,11 @@ def breadth_first_plan(spec: DomainSpec, problem: Problem, size: int, *, max_sta
 
 
 __all__ = [
-    "DOMAINS",
     "Draw",
     "breadth_first_plan",
     "draw_rng",
     "planned",
     "sample",
-    "register_generator",
-    "unregister_generator",
-    "PARAMS",
     "SPLITS",
     "Generated",
     "count_for",

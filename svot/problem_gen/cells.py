@@ -10,7 +10,7 @@ import functools
 from collections import deque
 from typing import Iterable
 
-from svot.domains.grid import DELTAS, DIRECTIONS, Cell, inside
+from svot.kernel.grid import DELTAS, DIRECTIONS, Cell, inside
 
 
 def index_cell(index: int, size: int) -> Cell:

@@ -19,17 +19,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from svot.domains.base import DomainSpec
+from svot.kernel import DomainSpec, GridDomain
 from svot.errors import ConfigError, ProblemError
 from svot.pddl import Problem, load_domain
-from svot.problem_gen import registry
 from svot.problem_gen.grounding import shared_grounding  # finish() replays plans on it
 
 SPLITS = ("id", "ood")
 
-# Table 5's sampling parameters are each domain's (``spec.table5``); PARAMS is a read-only view of them.
-PARAMS = registry.PARAMS
-DOMAINS = registry.DOMAINS
 
 
 @dataclass(frozen=True)
@@ -41,7 +37,7 @@ class Generated:
     ``Discrete`` actions) verified to reach the goal in the grounded engine
     (``None`` when ``generate(..., plan=False)`` skipped planning);
     ``plan_optimal`` says whether ``plan`` is a shortest plan (breadth-first
-    search, or the domain's solver: ``DomainSpec.solver_module``); it is
+    search, or the domain's solver: ``GridDomain.solver``); it is
     False only for a greedy fallback beyond the optimal solvers' limits.
     ``params`` holds the sampling parameters actually used (densities, counts,
     and ``attempts``: how many layouts were drawn until this one was kept;
@@ -110,11 +106,18 @@ def draw_rng(np_random: np.random.Generator) -> np.random.Generator:
 
 
 # --- arguments -------------------------------------------------------------------
-def check_args(domain: str, size: Any, split: Any, allow_any_size: bool = False) -> tuple[str, int, str]:
-    key = str(domain).lower()
-    if not registry.is_known(key):
-        raise ConfigError(f"unknown domain {domain!r}; choose one of {', '.join(registry.domains())}")
-    sizes = registry.sizes(key)
+def check_domain(domain: Any) -> GridDomain:
+    """``domain`` if it is a domain object; this layer takes no names (the registry answers them)."""
+    if not isinstance(domain, GridDomain):
+        raise ConfigError(
+            f"svot.problem_gen takes a domain object, got {domain!r}: svot.domains.get_domain(name) gives it "
+            "(or call svot.domains.generate / solve / sampling_params with the name)"
+        )
+    return domain
+
+
+def check_args(domain: Any, size: Any, split: Any, allow_any_size: bool = False) -> tuple[GridDomain, int, str]:
+    key, sizes = check_domain(domain).name, tuple(domain.spec.sizes)
     if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
         raise ConfigError(f"{key} size must be an int, got {size!r}; Table 5 sizes are {', '.join(map(str, sizes))}")
     size = int(size)
@@ -123,7 +126,7 @@ def check_args(domain: str, size: Any, split: Any, allow_any_size: bool = False)
         raise ConfigError(f"{key} has no size {size}; Table 5 sizes are {', '.join(map(str, sizes))}{extra}")
     if split not in SPLITS:
         raise ConfigError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
-    return key, size, split
+    return domain, size, split
 
 
 def check_rng(rng: Any) -> np.random.Generator:
@@ -134,9 +137,9 @@ def check_rng(rng: Any) -> np.random.Generator:
     return rng
 
 
-def nearest_table_size(domain: str, size: int) -> int:
+def nearest_table_size(spec: DomainSpec, size: int) -> int:
     """The Table 5 size whose per-size parameters a non-Table size borrows."""
-    sizes = registry.sizes(domain)
+    sizes = spec.sizes
     return min(sizes, key=lambda s: (abs(s - size), -s))
 
 
@@ -201,7 +204,7 @@ def finish(
                 f"the sampled layout says {value!r}"
             )
     if plan is not None:
-        shared_grounding(spec.name, size).bind(problem).replay(plan)
+        shared_grounding(spec, size).bind(problem).replay(plan)
     return Generated(
         domain=spec.name,
         size=size,
@@ -218,7 +221,7 @@ def own_atoms(spec: DomainSpec, problem: Problem, size: int):
     """What ``spec.state_dict`` reads of ``problem.init``: all of it, less the grid statics where the compiled
     engine runs the domain (a state dict reads only a problem's own atoms, :meth:`DomainSpec.state_dict`)."""
     if _compiled(spec.pddl):
-        return shared_grounding(spec.name, size).own_atoms(problem)
+        return shared_grounding(spec, size).own_atoms(problem)
     return problem.init
 
 
@@ -246,7 +249,7 @@ def finish_connected(spec: DomainSpec, size: int, split: str, layout: dict, para
     problem = spec.problem_from_state(layout, problem_name(spec.name, size, split, layout))
     steps = None
     if plan:
-        grounding = shared_grounding(spec.name, size)
+        grounding = shared_grounding(spec, size)
         bound = grounding.bind(problem)
         steps = grounding.stepper.bfs(bound.init, bound.goal_pos, bound.goal_neg).plan
     return finish(spec, size, split, layout, steps, {**params, "attempts": 1}, problem)

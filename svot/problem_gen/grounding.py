@@ -20,9 +20,8 @@ import functools
 from dataclasses import dataclass
 from typing import Callable, Sequence, TypeVar
 
-from svot.domains import get_spec
-from svot.domains.base import DomainSpec
-from svot.domains.grid import cell_name, cells
+from svot.kernel import DomainSpec
+from svot.kernel.grid import cell_name, cells
 from svot.engine.grounded import shared_grounding as engine_grounding
 from svot.engine.search import SearchStepper, atoms_mask
 from svot.errors import ProblemError
@@ -84,9 +83,9 @@ class SearchGrounding:
 
 
 @functools.lru_cache(maxsize=None)
-def shared_grounding(domain: str, size: int) -> SearchGrounding:
-    """The process's :class:`SearchGrounding` of a (domain, size) (cached)."""
-    return SearchGrounding(get_spec(domain), size)
+def shared_grounding(spec: DomainSpec, size: int) -> SearchGrounding:
+    """The process's :class:`SearchGrounding` of a (domain, size) (cached per spec object)."""
+    return SearchGrounding(spec, size)
 
 
 def cell_bits(grounding: SearchGrounding, size: int, predicates: Sequence[str]) -> list[list[int]]:
@@ -99,13 +98,13 @@ def cell_bits(grounding: SearchGrounding, size: int, predicates: Sequence[str]) 
     return [[bit[(pred, c)] for c in names] for pred in predicates]
 
 
-def kept_per_size(domain: str, build: Callable[[int], T]) -> Callable[[int], T]:
+def kept_per_size(spec: DomainSpec, build: Callable[[int], T]) -> Callable[[int], T]:
     """``build(size)``, kept per size while the (domain, size) shared grounding it reads (its ``grounding``) stays."""
     kept: dict[int, T] = {}
 
     def get(size: int) -> T:
         value = kept.get(size)
-        if value is None or value.grounding is not shared_grounding(domain, size):
+        if value is None or value.grounding is not shared_grounding(spec, size):
             value = kept[size] = build(size)
         return value
 

@@ -45,8 +45,8 @@ from collections import deque
 
 import numpy as np
 
-from svot.domains import get_spec
-from svot.domains.grid import Cell, cells
+from svot.kernel import DomainSpec
+from svot.kernel.grid import Cell, cells
 from svot.errors import ProblemError
 from svot.problem_gen.grounding import shared_grounding
 
@@ -62,11 +62,10 @@ MAX_ITEMS = 20  # Held-Karp holds 2^k × k distances: 20 items is 21 M int16 (42
 MIN_PLUS_ITEMS = 12  # from here a layer as one min-plus product beats an indexed read per item (same values)
 
 @functools.lru_cache(maxsize=None)
-def move_table(domain: str, size: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+def move_table(spec: DomainSpec, size: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """Per cell index (row-major): ``(action, destination index, swept-cells bitmask)`` for the
     actions that apply, in action order; read off the compiled engine."""
-    spec = get_spec(domain)
-    grounding = shared_grounding(domain, size)
+    grounding = shared_grounding(spec, size)
     stepper = grounding.stepper
     n_actions = spec.n_actions(size)
     all_cells = cells(size)
@@ -81,13 +80,13 @@ def move_table(domain: str, size: int) -> tuple[tuple[tuple[int, int, int], ...]
             s_full, ok_full = stepper.step(full.init, a)
             s_empty, ok_empty = stepper.step(empty.init, a)
             if ok_full != ok_empty:
-                raise ProblemError(f"{domain} {size}x{size}: items decide whether action {a} applies at {here}")
+                raise ProblemError(f"{spec.name} {size}x{size}: items decide whether action {a} applies at {here}")
             if not ok_full:
                 continue
             after_full, after_empty = full.state_dict(s_full), empty.state_dict(s_empty)
             dest = tuple(after_full["player"])
             if dest != tuple(after_empty["player"]):
-                raise ProblemError(f"{domain} {size}x{size}: items change where action {a} leads from {here}")
+                raise ProblemError(f"{spec.name} {size}x{size}: items change where action {a} leads from {here}")
             swept = set(others) - set(spec.item_cells(after_full))
             row.append((a, index[dest], sum(1 << index[c] for c in swept)))
         table.append(tuple(row))
@@ -112,19 +111,19 @@ def _cell_paths(table, start: int) -> dict[int, tuple[int, int | None, int | Non
 
 
 @functools.lru_cache(maxsize=None)
-def _sweeps_destination(domain: str, size: int) -> bool:
-    return all(swept == 1 << dest for row in move_table(domain, size) for _a, dest, swept in row)
+def _sweeps_destination(spec: DomainSpec, size: int) -> bool:
+    return all(swept == 1 << dest for row in move_table(spec, size) for _a, dest, swept in row)
 
 
-def _check_sweeps_destination(domain: str, size: int, caller: str) -> None:
-    if not _sweeps_destination(domain, size):
-        raise ProblemError(f"{domain}: {caller} needs moves that sweep exactly their destination")
+def _check_sweeps_destination(spec: DomainSpec, size: int, caller: str) -> None:
+    if not _sweeps_destination(spec, size):
+        raise ProblemError(f"{spec.name}: {caller} needs moves that sweep exactly their destination")
 
 
 @functools.lru_cache(maxsize=None)
-def cell_distances(domain: str, size: int) -> tuple[tuple[int, ...], ...]:
+def cell_distances(spec: DomainSpec, size: int) -> tuple[tuple[int, ...], ...]:
     """Fewest moves from cell to cell (row-major indices) over the move table; -1 where unreachable."""
-    table = move_table(domain, size)
+    table = move_table(spec, size)
     out = []
     for start in range(size * size):
         tree = _cell_paths(table, start)
@@ -132,7 +131,7 @@ def cell_distances(domain: str, size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def walk_floor(domain: str, size: int, player: Cell, items) -> int:
+def walk_floor(spec: DomainSpec, size: int, player: Cell, items) -> int:
     """A lower bound on :func:`held_karp_plan`'s length, far cheaper than the plan: the weight of a
     minimum spanning tree over the player's cell and the items' (move-table distances, Prim).
 
@@ -140,8 +139,8 @@ def walk_floor(domain: str, size: int, player: Cell, items) -> int:
     order the walk first reaches them add up to at most its length, and that order is a spanning
     path: a spanning tree, no lighter than the minimum one. 0 when an item is out of reach.
     """
-    _check_sweeps_destination(domain, size, "walk_floor")
-    dist = cell_distances(domain, size)
+    _check_sweeps_destination(spec, size, "walk_floor")
+    dist = cell_distances(spec, size)
     nodes = [player[0] * size + player[1]] + sorted({r * size + c for r, c in (tuple(x) for x in items)})
     # Prim: nearest[i] = distance from the tree to node i
     nearest = {n: dist[nodes[0]][n] for n in nodes[1:]}
@@ -158,10 +157,10 @@ def walk_floor(domain: str, size: int, player: Cell, items) -> int:
     return total
 
 
-def held_karp_plan(domain: str, size: int, player: Cell, items) -> list[int] | None:
+def held_karp_plan(spec: DomainSpec, size: int, player: Cell, items) -> list[int] | None:
     """A shortest plan sweeping every item (Held-Karp over the items), or None beyond ``MAX_ITEMS``."""
-    table = move_table(domain, size)
-    _check_sweeps_destination(domain, size, "held_karp_plan")
+    table = move_table(spec, size)
+    _check_sweeps_destination(spec, size, "held_karp_plan")
     start = player[0] * size + player[1]
     targets = sorted({r * size + c for r, c in (tuple(x) for x in items)} - {start})
     k = len(targets)
@@ -304,22 +303,22 @@ def _min_line_cover(mask: int, size: int) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def _sweeps_one_line(domain: str, size: int) -> bool:
+def _sweeps_one_line(spec: DomainSpec, size: int) -> bool:
     row_of = [(1 << size) - 1 << (r * size) for r in range(size)]
     col_of = [sum(1 << (r * size + c) for r in range(size)) for c in range(size)]
     return all(
         not swept or any(swept & ~line == 0 for line in row_of + col_of)
-        for row in move_table(domain, size)
+        for row in move_table(spec, size)
         for _a, _dest, swept in row
     )
 
 
 @functools.lru_cache(maxsize=None)
-def _move_arrays(domain: str, size: int) -> tuple[np.ndarray, ...] | None:
+def _move_arrays(spec: DomainSpec, size: int) -> tuple[np.ndarray, ...] | None:
     """:func:`move_table` as arrays for the compiled search: cell c's moves are entries
     ``start[c]`` to ``start[c + 1]`` of ``(action, destination, swept)``; None where an action
     number does not fit the byte the search keeps it in."""
-    table = move_table(domain, size)
+    table = move_table(spec, size)
     moves = [m for row in table for m in row]
     if any(a >= 256 for a, _dest, _swept in moves):
         return None
@@ -327,11 +326,11 @@ def _move_arrays(domain: str, size: int) -> tuple[np.ndarray, ...] | None:
     return start, *(np.array([m[i] for m in moves], np.int64) for i in range(3))
 
 
-def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int = 2_000_000) -> list[int] | None:
+def line_cover_plan(spec: DomainSpec, size: int, player: Cell, items, max_states: int = 2_000_000) -> list[int] | None:
     """A plan with the fewest agent moves sweeping every item (A*), or None past ``max_states``."""
-    table = move_table(domain, size)
-    if not _sweeps_one_line(domain, size):
-        raise ProblemError(f"{domain}: line_cover_plan needs moves that sweep cells of one row or one column")
+    table = move_table(spec, size)
+    if not _sweeps_one_line(spec, size):
+        raise ProblemError(f"{spec.name}: line_cover_plan needs moves that sweep cells of one row or one column")
     # a state (cell, items left) is one int: items-left mask above the cell index
     shift = (size * size - 1).bit_length()
     cell_of = (1 << shift) - 1
@@ -339,7 +338,7 @@ def line_cover_plan(domain: str, size: int, player: Cell, items, max_states: int
     start = start_mask << shift | (player[0] * size + player[1])
     search = _compiled("line_cover_search")
     # the compiled search's int64 holds a state and an action byte above it
-    arrays = _move_arrays(domain, size) if search is not None and shift + size * size + 8 <= 62 else None
+    arrays = _move_arrays(spec, size) if search is not None and shift + size * size + 8 <= 62 else None
     if arrays is not None:
         plan = search(start, shift, size, *arrays, max_states)
         return None if len(plan) == 1 and plan[0] < 0 else plan.tolist()

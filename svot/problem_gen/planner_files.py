@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from svot.domains import get_spec
 from svot.atomic import TMP_SUFFIX, atomic_write_bytes
 from svot.errors import ConfigError, DatasetError, ProblemError
+from svot.kernel import DomainSpec, GridDomain
 from svot.jsonl import read_json_file
 from svot.numbers import is_ascii_digits, parse_int
 from svot.pddl import Problem, load_domain
@@ -41,9 +41,8 @@ from svot.problem_gen.common import Generated
 from svot.safe_paths import OutsideRootError, contained, remove_within
 
 
-def ground_plan(domain: str, problem: Problem, plan) -> list[tuple[str, tuple[str, ...]]]:
+def ground_plan(spec: DomainSpec, problem: Problem, plan) -> list[tuple[str, tuple[str, ...]]]:
     """svot's plan (agent action ints) as the ground operators the engine applies, in order."""
-    spec = get_spec(domain)
     engine = spec.make_engine(problem)
     size = spec.size_of(problem)
     state = engine.initial()
@@ -109,16 +108,17 @@ def prepare_out(out, *, overwrite: bool = False) -> Path:
     return out
 
 
-def export_planner_files(generated: list[tuple[int, Generated]], form: str, out, *, overwrite: bool = False) -> dict:
-    """Write ``generated`` ((seed, Generated) pairs of one domain) in ``form`` to ``out``; return the manifest.
+def export_planner_files(spec: DomainSpec, generated: list[tuple[int, Generated]], form: str, out, *,
+                         overwrite: bool = False) -> dict:
+    """Write ``generated`` ((seed, Generated) pairs of ``spec``'s domain) in ``form`` to ``out``; return the manifest.
 
     ``out`` must be new or empty, or a previous export (replaced only with ``overwrite``): see
     :func:`prepare_out`."""
     check_form(form)
     if not generated:
         raise ConfigError("no problems to export")
-    name = generated[0][1].domain
-    domain = load_domain(get_spec(name).pddl)
+    name = spec.name
+    domain = load_domain(spec.pddl)
     problems = tuple(g.problem for _s, g in generated)
     out = prepare_out(out, overwrite=overwrite)
     if form == "shipped":
@@ -133,7 +133,7 @@ def export_planner_files(generated: list[tuple[int, Generated]], form: str, out,
             problem_text = g.problem.to_pddl("standard", domain)
         else:
             problem_text = positive_problem_text(g.problem, domain, negated)
-        steps = ground_plan(name, g.problem, g.plan)
+        steps = ground_plan(spec, g.problem, g.plan)
         files[f"p{seed}.pddl"] = _write(out / f"p{seed}.pddl", problem_text)
         files[f"p{seed}.plan"] = _write(out / f"p{seed}.plan", plan_text(steps))
         entries.append({
@@ -156,7 +156,7 @@ def export_planner_files(generated: list[tuple[int, Generated]], form: str, out,
 
 
 def generate_for_seeds(
-    domain: str, size: int, split: str, seeds, *, allow_any_size: bool = False
+    domain: GridDomain, size: int, split: str, seeds, *, allow_any_size: bool = False
 ) -> list[tuple[int, Generated]]:
     """One problem per seed: ``generate(domain, size, split, numpy.random.default_rng(seed))``."""
     return [

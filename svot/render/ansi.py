@@ -13,14 +13,13 @@ domain with blocks to push onto goals::
 
 A character means the same thing in every domain: each domain's spec gives
 the characters of its labels (``ansi_chars``, in its ``look.py``), and
-:data:`CHARS` is all of them: ``.`` an empty cell (the legend says what an empty
+:data:`CHARS` holds the common ones: ``.`` an empty cell (the legend says what an empty
 cell is in the domain, ``spec.empty_cell_name``: e.g. floor or
 frozen ice), ``P`` player, ``#`` wall, ``G`` goal, ``B`` block, ``*`` block on a
 goal, ``+`` player on a goal, ``o`` coin, ``r g b y`` red/green/blue/yellow
 balls, ``H`` hole, ``X`` player in a hole, ``S`` start, ``@`` player on the
 start tile. A label with no character of its own (a new domain's kind) takes
-the one another registered domain gives it, else the first free letter of its
-kinds.
+the one :data:`CHARS` gives it, else the first free letter of its kinds.
 
 A domain whose walls lie between cells (kinds drawn with the ``edge_right`` / ``edge_down``
 sprites) has them drawn between the characters: ``|`` in the gap right of a cell with a wall
@@ -31,45 +30,25 @@ lower edge. Row ``r`` is then line ``2 * r``; the characters stand for what else
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
-from svot.domains import SPECS
 from svot.render.labels import EMPTY, canonical_label, label_grid, label_vocabulary
 from svot.render.sprites import sprite_for
 
-__all__ = ["CHARS", "ansi_chars", "render_ansi", "shared_chars"]
+__all__ = ["CHARS", "ansi_chars", "render_ansi"]
 
-
-def shared_chars() -> dict[str, str]:
-    """Label -> character over every registered domain (the first domain to name a label wins)."""
-    out = {EMPTY: "."}
-    for spec in SPECS.values():
-        for label, ch in spec.ansi_chars.items():
-            out.setdefault(label, ch)
-    return out
-
-
-class _SharedChars(Mapping):
-    """A live view of :func:`shared_chars`, so a domain registered later is in it too."""
-
-    def __getitem__(self, label: str) -> str:
-        return shared_chars()[label]
-
-    def __iter__(self):
-        return iter(shared_chars())
-
-    def __len__(self) -> int:
-        return len(shared_chars())
-
-    def __repr__(self) -> str:
-        return repr(shared_chars())
-
-
-CHARS: Mapping[str, str] = _SharedChars()  # the same character for a label in every domain
+# The character of each common label, the same in every domain (a domain's ``ansi_chars`` gives its own
+# labels theirs); the renderer's vocabulary, as its sprite library is (svot.render.sprites).
+CHARS: Mapping[str, str] = MappingProxyType({
+    EMPTY: ".", "player": "P", "wall": "#", "goal": "G", "player+goal": "+", "block": "B", "block+goal": "*",
+    "coin": "o", "ball_red": "r", "ball_green": "g", "ball_blue": "b", "ball_yellow": "y", "hole": "H",
+    "player+hole": "X", "start": "S", "player+start": "@",
+})
 
 
 def ansi_chars(spec, size: int, labels=()) -> dict[str, str]:
     """Character of every label of the vocabulary (and of ``labels``), all distinct."""
-    table = {**shared_chars(), **spec.ansi_chars}
+    table = {**CHARS, **spec.ansi_chars}
     out: dict[str, str] = {}
     used: set[str] = set()
     edges = set(edge_kinds(spec))

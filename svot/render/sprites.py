@@ -3,7 +3,7 @@
 The library draws a fixed set of sprites (:data:`LIBRARY`); which one a kind
 gets, the floor colour and the ice sheen are the domain's choice, read from
 its spec (``sprites``, ``floor``, ``floor_sheen``: see
-:class:`~svot.domains.DomainSpec`).
+:class:`~svot.kernel.DomainSpec`).
 
 Every tile is drawn at 4x its size with :mod:`svot.raster` (svot's own
 numpy code, so the pixels do not change with the installed Pillow) on the domain's
@@ -29,7 +29,7 @@ import zlib
 from functools import lru_cache
 
 import numpy as np
-from svot.domains.base import DomainSpec
+from svot.kernel.spec import DomainSpec
 from svot.raster import Draw, box_reduce, canvas
 
 SCALE = 4  # supersampling factor

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from svot.domains.base import Field
+from svot.kernel.spec import Field
 from svot.errors import ParseError, ProblemError
 from svot.numbers import is_ascii_digits
 

@@ -1,8 +1,8 @@
 """Registering the RuleMaze env ids with Gymnasium: importing this module does it.
 
 ``import svot`` imports it once Gymnasium is loaded (see ``svot/__init__.py``).
-RuleMaze sits on top of the envs layer, so its ids are its own: the envs layer's registration
-(:mod:`svot.envs.registration`) knows only the grid domains, and the root package imports both. The entry
+RuleMaze sits on top of the envs layer, so its ids are its own: the domain registry's
+(:mod:`svot.domains.gym_ids`) are the grid domains', and the root package imports both. The entry
 point stays a string, so registering loads neither the env nor the RuleMaze core.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-from svot.envs.registration import max_episode_steps
+from svot.domains import max_episode_steps
 from svot.rulemaze.scenario import scenarios
 
 ENTRY_POINT = "svot.rulemaze.env:RuleMazeEnv"

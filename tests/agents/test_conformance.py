@@ -5,7 +5,7 @@ through the real server and client) agree step by step on state hash, reward, te
 
 The fast lane plays a few trajectories per domain; the slow test 1,000 per domain (the toy lamps included;
 ``SVOT_CONFORMANCE_N`` sets another count).
-The verifiers env runs in its own venv (tests/agents/verifiers/), with the same trajectories.
+The verifiers env runs in its own venv (tests/agents/test_verifiers.py), with the same trajectories.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from svot.agents import AgentEpisode
 from svot.agents.drivers import canonical_hash
 from svot.agents.trl_env import RuleMazeToolEnv, SVoTToolEnv
 from svot.domains import SPECS
-from svot.envs.registration import env_id
+from svot.domains import env_id
 from svot.rulemaze.registration import env_ids as rulemaze_ids
 
 from tests.agents.conftest import LAMPS_IDS

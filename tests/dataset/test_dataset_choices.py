@@ -8,8 +8,7 @@ import pytest
 from svot.dataset.choices import build_choices, check_choices, is_partial, manhattan, near_cells
 from svot.dataset.instance import MapContext, random_sequence
 from svot.dataset.wording import goal_of
-from svot.domains import get_spec
-from svot.problem_gen import generate
+from svot.domains import generate, get_spec
 
 DOMAINS = ["maze", "frozenlake", "sokoban", "pacman", "gather"]
 

@@ -64,7 +64,7 @@ def test_exported_rows_are_consistent(small_export):
     """Images, labels and texts match the recorded states; choice sets obey A.7; every row replays."""
     import gymnasium as gym
 
-    from svot.envs.registration import env_id
+    from svot.domains import env_id
 
     for name in ("sokoban-4x4", "frozenlake-4x4"):
         domain = name.split("-")[0]

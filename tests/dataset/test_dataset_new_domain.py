@@ -14,9 +14,8 @@ import pytest
 from svot.dataset import build_instance, export, iter_split, make_config, prompts
 from svot.dataset.choices import check_choices, is_partial
 from svot.dataset.spec import implied_mean_length
-from svot.domains import get_spec
+from svot.domains import generate, get_spec
 from svot.extend import register_domain, unregister_domain
-from svot.problem_gen import generate
 from tests.toy_domain.lamps import LampsGenerator, LampsSpec
 
 

@@ -15,7 +15,7 @@ import pytest
 import svot.dataset.instance as instance
 from svot.dataset.instance import plan_cannot_fit, plan_maps
 from svot.dataset.spec import KEY_MAP, SPLITS, lengths_for, rng_for
-from svot.problem_gen import generate
+from svot.domains import generate, get_domain
 
 
 def test_unplanned_draw_is_the_planned_layout():
@@ -32,7 +32,7 @@ def test_rejected_draws_are_never_plans_that_fit():
     rejected = 0
     for attempt in range(200):
         g = generate("pacman", 5, "id", rng_for(3, "pacman", 5, "train", KEY_MAP, 1, attempt))
-        if plan_cannot_fit(5, g):
+        if plan_cannot_fit(get_domain("pacman"), 5, g):
             rejected += 1
             assert len(g.plan) > hi
     assert rejected > 150  # the bound turns most of them away
@@ -55,4 +55,4 @@ def test_plan_floor_above_the_range_turns_nothing_away(monkeypatch):
     """Where no plan can fit (the params' floor above the range), plan_fits keeps every draw: so must the shortcut."""
     g = generate("pacman", 5, "id", np.random.default_rng(0), plan=False)
     monkeypatch.setattr(instance, "plan_floor", lambda generated: 99)
-    assert not plan_cannot_fit(5, g)
+    assert not plan_cannot_fit(get_domain("pacman"), 5, g)

@@ -11,10 +11,8 @@ import pytest
 
 from svot.dataset.instance import MapContext
 from svot.dataset.records import PngCache, _j, encode_png, problem_pddl
-from svot.domains import get_spec
-from svot.problem_gen import PARAMS as TABLE5_DOMAINS
+from svot.domains import PARAMS as TABLE5_DOMAINS, generate, get_spec
 from svot.pddl import load_domain
-from svot.problem_gen import generate
 from svot.render.image import render_state
 from svot.render.labels import label_grid
 from svot.render.text import describe
@@ -147,7 +145,7 @@ def test_warm_for_workers_builds_each_pending_targets_grounding_and_atlas(tmp_pa
 
     export_module = importlib.import_module("svot.dataset.export")
     built = []
-    monkeypatch.setattr(export_module, "shared_grounding", lambda d, n: built.append(("grounding", d, n)))
+    monkeypatch.setattr(export_module, "shared_grounding", lambda spec, n: built.append(("grounding", spec.name, n)))
     monkeypatch.setattr(export_module, "get_atlas", lambda spec, n, px: built.append(("atlas", spec.name, n, px)))
     cfg = make_config(tmp_path, domains=["maze", "pacman"], sizes=[5], image_size=48, maps_per_split=1)
     job = export_module.SplitJob

@@ -12,8 +12,7 @@ import svot  # noqa: F401 - registers the envs
 from svot.dataset import SPLIT_NAMES, SPLITS, TABLE5_PREDICTIONS, iter_split, plan_maps, predictions
 from svot.dataset.instance import layout_key
 from svot.dataset.spec import LENGTHS, correct_letters, lengths_for, split_entropy
-from svot.domains import get_spec
-from svot.envs.registration import env_id
+from svot.domains import env_id, get_spec
 
 SMALL = {"train": 6, "val": 3, "test_id": 3, "test_ood": 3}
 

@@ -25,10 +25,10 @@ import pytest
 
 from svot.pddl import load_domain
 from svot.pddl.standard import planner_files, positive_domain_text
-from svot.problem_gen import PARAMS, generate
+from svot.domains import PARAMS, generate, get_spec
 from svot.problem_gen.planner_files import export_planner_files
 from svot.rulemaze.pool import generate_maze
-from svot.rulemaze.problem import load_maze_domain, maze_problem
+from svot.rulemaze.problem import maze_domain_name, maze_problem
 
 up = pytest.importorskip("unified_planning", reason="unified-planning (svot[dev]) is the outside plan validator")
 pyperplan_parser = pytest.importorskip("pyperplan.pddl.parser", reason="pyperplan (svot[dev]) is the STRIPS planner")
@@ -48,7 +48,7 @@ ALL_DOMAINS = ("maze", "frozenlake", "sokoban", "pacman", "gather", "regularmaze
 def _export(tmp_path: Path, domain: str, size: int, split: str, seeds, form: str) -> tuple[Path, dict]:
     out = tmp_path / form
     generated = [(s, generate(domain, size, split, np.random.default_rng(s))) for s in seeds]
-    return out, export_planner_files(generated, form, out)
+    return out, export_planner_files(get_spec(generated[0][1].domain), generated, form, out)
 
 
 def fd_operators(domain_file: Path, problem_file: Path, tmp_path: Path) -> int:
@@ -142,8 +142,9 @@ def test_pyperplan_bfs_plan_length_equals_svots_optimal(tmp_path, domain, size, 
 def test_rulemaze_problems_ground_solve_and_validate(tmp_path, scenario):
     """RegularMaze/QuestMaze: FD's translator grounds the shipped form; pyperplan solves the positive
     form; unified-planning accepts pyperplan's plan on the shipped form (the two forms agree)."""
-    domain = load_maze_domain(scenario)
-    problem = maze_problem(generate_maze(scenario, 3, np.random.default_rng(0)))
+    maze = generate_maze(scenario, 3, np.random.default_rng(0))  # QuestMaze's default: the open grid
+    domain = load_domain(maze_domain_name(maze))  # the domain of the maze's own layout
+    problem = maze_problem(maze)
     for form in ("shipped", "positive"):
         d_text, p_text = planner_files(domain, problem, form)
         (tmp_path / f"{form}-domain.pddl").write_text(d_text)

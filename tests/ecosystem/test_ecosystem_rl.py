@@ -12,8 +12,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+from svot.domains.maze.env import MazeEnv
 import svot
-from svot.envs import registered_ids
+from svot.domains import registered_ids
 from svot.errors import ConfigError
 from svot.wrappers import (
     OneHotObservation,
@@ -237,7 +238,7 @@ def pygame_dummy(monkeypatch):
 
 def test_human_render_mode_opens_and_closes_a_window(pygame_dummy):
     pygame = pygame_dummy
-    assert "human" in svot.envs.MazeEnv.metadata["render_modes"]
+    assert "human" in MazeEnv.metadata["render_modes"]
     env = gym.make(MAZE, render_mode="human", image_size=64)
     env.unwrapped.metadata = {**env.unwrapped.metadata, "render_fps": 50}  # this instance only: a fast test
     env.reset(seed=0)

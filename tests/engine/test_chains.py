@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
+from svot.domains import generate, get_spec
 from svot.engine import GroundedEngine
 from svot.engine.chain import ChainCompiler, at_most_one_groups, balanced_groups
 from svot.engine.grounded import SharedGroundedEngine
@@ -21,7 +21,6 @@ from svot.engine.vector import VectorEngine
 from svot.errors import ProblemError
 from svot.pddl import Problem, load_domain
 from svot.pddl.domain import parse_domain
-from svot.problem_gen import generate
 
 GATHER = get_spec("gather")
 CASES = [(n, s) for n in GATHER.sizes for s in ("id", "ood")]

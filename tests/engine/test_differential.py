@@ -25,8 +25,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svot.domains import DOMAINS, SPECS, get_spec
-from svot.problem_gen import generate
+from svot.domains import DOMAINS, SPECS, generate, get_spec
 
 pytestmark = pytest.mark.pddlgym  # the reference engine is the other side of every comparison
 

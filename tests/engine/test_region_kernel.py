@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svot.domains.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objects
+from svot.domains import generate, get_spec
+from svot.kernel.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objects
 from svot.domains.sokoban import generator as sokoban
 from svot.domains.sokoban.screen import surviving_rows
 from svot.engine import region_kernel
@@ -22,7 +23,7 @@ from svot.engine.grounded import shared_grounding
 from svot.engine.search import SearchStepper
 from svot.pddl import Problem
 from svot.pddl.domain import parse_domain
-from svot.problem_gen import draw_rng, generate
+from svot.problem_gen import draw_rng
 from svot.problem_gen.grounding import shared_grounding as search_grounding
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +81,7 @@ def test_compiled_sokoban_search_meets_the_interpreted_ones_states(size, split, 
 def test_compiled_search_on_other_domains(domain_name, size, monkeypatch):
     """Maze (no other fluent bits: a flood) and Pacman (pellets eaten by the steps the flood does not take),
     with goals reachable and not."""
-    grounding = search_grounding(domain_name, size)
+    grounding = search_grounding(get_spec(domain_name), size)
     stepper = grounding.stepper
     rng = np.random.default_rng(size)
     verdicts = set()
@@ -220,8 +221,8 @@ def test_the_sampler_draws_the_same_problems_compiled_or_not(size, split, monkey
 
 
 def test_without_numba_the_search_stays_interpreted(monkeypatch):
-    stepper = SearchStepper(search_grounding("sokoban", 4).stepper.stepping, search_grounding("sokoban", 4).stepper.keys)
-    bound = search_grounding("sokoban", 4).bind(generate("sokoban", 4, "id", np.random.default_rng(0)).problem)
+    stepper = SearchStepper(search_grounding(get_spec("sokoban"), 4).stepper.stepping, search_grounding(get_spec("sokoban"), 4).stepper.keys)
+    bound = search_grounding(get_spec("sokoban"), 4).bind(generate("sokoban", 4, "id", np.random.default_rng(0)).problem)
     monkeypatch.setattr(region_kernel, "_kernel", False)  # what a failed import leaves
     assert region_kernel.region_kernel(stepper) is None and not stepper.reach_compiled()
     assert region_kernel.status() == "interpreted (Numba not importable)"

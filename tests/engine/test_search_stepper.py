@@ -7,14 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svot.domains import DOMAINS, get_spec
-from svot.domains.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objects
+from svot.domains import DOMAINS, generate, get_spec
+from svot.kernel.grid import DIRECTIONS, adjacency_atoms, cell_name, grid_objects
 from svot.engine import GroundedEngine, bfs_plan
 from svot.engine.grounded import pivot_predicate, shared_grounding
 from svot.engine.search import SearchStepper
 from svot.domains.sokoban import generator as sokoban
 from svot.domains.sokoban.generator import dead_masks
-from svot.problem_gen import generate
 from svot.problem_gen.grounding import shared_grounding as search_grounding
 from svot.pddl import Problem, load_domain
 from svot.pddl.domain import parse_domain
@@ -115,11 +114,11 @@ def test_a_domain_without_a_pivot_takes_the_generic_path():
 def test_rows_kept_across_problems_plan_as_a_fresh_stepper(domain_name, size):
     """Specialised rows are kept by the static bits they read: a stepper that has searched many
     problems plans each as a stepper that has seen none, and as bfs_plan on the problem's engine."""
-    from svot.problem_gen import generate
+    from svot.domains import generate
     from svot.problem_gen.grounding import shared_grounding as search_grounding
 
     spec = get_spec(domain_name)
-    grounding = search_grounding(domain_name, size)
+    grounding = search_grounding(get_spec(domain_name), size)
     rng = np.random.default_rng(5)
     for i in range(40):
         problem = generate(domain_name, size, "ood" if i % 2 else "id", rng).problem
@@ -134,7 +133,7 @@ def test_rows_kept_across_problems_plan_as_a_fresh_stepper(domain_name, size):
 
 
 def test_own_bits_are_the_problems_own_atoms_and_are_kept_per_init():
-    from svot.problem_gen import generate
+    from svot.domains import generate
 
     spec = get_spec("maze")
     problem = generate("maze", 5, "id", np.random.default_rng(2)).problem
@@ -177,7 +176,7 @@ def test_reachable_agrees_with_bfs_on_solvable_and_unsolvable_problems(domain_na
     """The verdict search and breadth-first search agree, dead masks included, on drawn problems and on
     the same problems with the goal made unreachable (a goal atom that no state can hold with the others)."""
     spec = get_spec(domain_name)
-    grounding = search_grounding(domain_name, size)
+    grounding = search_grounding(get_spec(domain_name), size)
     stepper = grounding.stepper
     rng = np.random.default_rng(11)
     verdicts = set()
@@ -213,7 +212,7 @@ def test_walks_are_read_off_the_ground_actions():
     """The region search runs where every walk (a step that only moves the player) is a shift of the
     player's bit, blocked by bits at fixed offsets from its target, and excluded by the steps tried before it."""
     for name, size in (("sokoban", 6), ("maze", 5), ("frozenlake", 4), ("pacman", 4)):
-        stepper = search_grounding(name, size).stepper
+        stepper = search_grounding(get_spec(name), size).stepper
         steps, _trig, _always = stepper._walks()
         assert sorted(k for _o, shifts in steps for k, _ in shifts) == sorted((-size, size, -1, 1)), name
     # Sokoban: a walk is blocked by a block or a wall on its target
@@ -252,7 +251,7 @@ def test_region_search_agrees_with_bfs_on_raw_sokoban_draws(size, split, search_
     masks: the region search's verdict is bfs's, and on a refused draw it met the very states the
     state-by-state search meets."""
     spec = get_spec("sokoban")
-    grounding = search_grounding("sokoban", size)
+    grounding = search_grounding(get_spec("sokoban"), size)
     stepper = grounding.stepper
     assert stepper._walks() is not None  # the region search is the one under test
     rng = np.random.default_rng(size * 7 + (split == "ood"))
@@ -277,7 +276,7 @@ def test_region_search_agrees_with_bfs_on_raw_sokoban_draws(size, split, search_
 
 
 def test_reachable_reports_a_capped_search_as_incomplete():
-    grounding = search_grounding("maze", 7)
+    grounding = search_grounding(get_spec("maze"), 7)
     problem = generate("maze", 7, "id", np.random.default_rng(3)).problem
     bound = grounding.bind(problem)
     start = bound.init & grounding.stepper.pivot_mask

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
-from svot.problem_gen import generate
+from svot.domains import generate, get_spec
 
 DOMAINS = ["frozenlake", "sokoban", "maze", "pacman", "gather", "regularmaze", "questmaze", "questmaze5"]
 

@@ -7,13 +7,12 @@ import zlib
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
+from svot.domains import generate, get_spec
 from svot.engine import GroundedEngine
 from svot.engine.vector import VectorEngine
 from svot.envs.observation import observation_layout
 from svot.errors import ProblemError
 from svot.pddl import Problem, load_domain
-from svot.problem_gen import generate
 
 # one size per domain (the middle Table 5 size), both splits
 CASES = [

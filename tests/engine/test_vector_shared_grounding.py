@@ -5,12 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
+from svot.domains import generate, get_spec
 from svot.engine import GroundedEngine
 from svot.engine.grounded import SharedGroundedEngine, set_bits, shared_grounding
 from svot.errors import ProblemError
 from svot.pddl import load_domain
-from svot.problem_gen import generate
 
 
 def _shared(domain: str, size: int):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import svot  # noqa: F401  (registers the ids)
-from svot.envs import registered_ids
+from svot.domains import registered_ids
 from svot.envs.conventions import WASD, arrow_keys
 from svot.play import WithNoOp
 

@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from svot.domains.maze.env import MazeEnv
+from svot.domains.sokoban.env import SokobanEnv
 import svot
-from svot.envs import registered_ids
+from svot.domains import get_domain, registered_ids
 from svot.errors import ActionError, ConfigError, PDDLError, ProblemError
 
 ALL_IDS = registered_ids()
@@ -63,7 +65,7 @@ def test_svot_prefix_make():
 def test_env_agrees_with_pddlgym_engine(domain):
     """Same seed, same problem; a random action sequence gives the same atoms at every step."""
     size = svot.domains.get_spec(domain).sizes[0]
-    eid = svot.envs.env_id(domain, size)
+    eid = svot.domains.env_id(domain, size)
     fast = gym.make(eid).unwrapped
     ref = gym.make(eid, engine="pddlgym").unwrapped
     _, fi = fast.reset(seed=11)
@@ -124,7 +126,7 @@ def test_unknown_id_and_size():
     with pytest.raises(gym.error.Error):
         gym.make("SVoT/Sokoban-9x9-v0")
     with pytest.raises(ConfigError, match="sokoban has no size 9; Table 5 sizes are 4, 5, 6"):
-        svot.envs.SokobanEnv(size=9)
+        SokobanEnv(size=9)
 
 
 @pytest.mark.parametrize("bad,error,match", [
@@ -170,11 +172,11 @@ def test_bad_reset_options(tmp_path):
 
 def test_bad_constructor_arguments():
     with pytest.raises(ConfigError, match="unknown split"):
-        svot.envs.MazeEnv(size=5, split="hard")
+        MazeEnv(size=5, split="hard")
     with pytest.raises(ConfigError, match="unknown engine"):
-        svot.envs.MazeEnv(size=5, engine="fast")
+        MazeEnv(size=5, engine="fast")
     with pytest.raises(ConfigError, match="unknown render_mode"):
-        svot.envs.MazeEnv(size=5, render_mode="video")
+        MazeEnv(size=5, render_mode="video")
 
 
 def test_problem_pool_draws_from_seeded_pool():
@@ -192,7 +194,7 @@ def test_problem_pool_draws_from_seeded_pool():
     assert 2 <= len(names) <= 8  # draws repeat: they come from the 8-problem pool
     from svot.envs.pool import generated_pool
 
-    assert names <= {g.problem.name for g in generated_pool("frozenlake", 4, "id", 7, 8)}
+    assert names <= {g.problem.name for g in generated_pool(get_domain("frozenlake"), 4, "id", 7, 8)}
     # a pooled episode plays exactly like the same problem given explicitly
     c = gym.make("SVoT/FrozenLake-4x4-v0").unwrapped
     _, ic = c.reset(options={"problem": a.problem})
@@ -202,4 +204,4 @@ def test_problem_pool_draws_from_seeded_pool():
         ra, rc = a.step(act), c.step(act)
         assert ra[1:] == rc[1:]
     with pytest.raises(ConfigError, match="pool_size"):
-        svot.envs.MazeEnv(size=5, pool_size=0)
+        MazeEnv(size=5, pool_size=0)

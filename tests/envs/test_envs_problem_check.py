@@ -15,10 +15,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
+from svot.domains import generate, get_spec
 from svot.errors import ProblemError
 from svot.pddl import Problem, load_domain
-from svot.problem_gen import generate
 
 DOMAINS = {"maze": 5, "frozenlake": 4, "sokoban": 4, "pacman": 4, "gather": 4}
 EIDS = {"maze": "Maze", "frozenlake": "FrozenLake", "sokoban": "Sokoban", "pacman": "Pacman", "gather": "Gather"}

@@ -12,13 +12,11 @@ import numpy as np
 import pytest
 
 import svot  # noqa: F401  (registers the ids)
-from svot.domains import SPECS
+from svot.domains import DOMAINS, SPECS, env_id, generate
 from svot.envs.base import SVoTEnv
 from svot.envs.failure import any_full, failure_masks
-from svot.envs.registration import ENV_CLASSES, env_id
-from svot.problem_gen import generate
 
-DECLARED = [d for d in ENV_CLASSES if SPECS[d].failure_atoms]
+DECLARED = [d for d in DOMAINS if SPECS[d].failure_atoms]
 
 
 def test_some_domain_declares_a_failure_pattern():

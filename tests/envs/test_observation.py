@@ -9,12 +9,10 @@ import numpy as np
 import pytest
 
 import svot  # noqa: F401  (registers the ids)
-from svot.domains import DOMAINS, get_spec
+from svot.domains import DOMAINS, env_id, generate, get_spec
 from svot.engine import GroundedEngine
 from svot.envs.observation import BitObserver, observation_layout, observer_for, spec_observation
-from svot.envs.registration import env_id
 from svot.pddl import load_domain
-from svot.problem_gen import generate
 
 DOMAIN_SIZES = [(d, n) for d in DOMAINS for n in get_spec(d).sizes]
 

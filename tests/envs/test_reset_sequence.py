@@ -14,11 +14,10 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from svot.domains import SPECS
+from svot.domains import DOMAINS, SPECS, env_id, generate, get_domain, get_spec
 from svot.envs.observation import observer_for, spec_observation
-from svot.envs.registration import ENV_CLASSES, env_id
 from svot.extend import register_domain, unregister_domain
-from svot.problem_gen import draw_rng, generate, sample
+from svot.problem_gen import draw_rng, sample
 from svot.problem_gen.grounding import shared_grounding
 from tests.toy_domain.lamps import LampsGenerator, LampsSpec
 
@@ -34,7 +33,7 @@ def lamps():
 
 
 def _domains():
-    return sorted(ENV_CLASSES) + ["lamps"]
+    return sorted(DOMAINS) + ["lamps"]
 
 
 @pytest.mark.parametrize("domain", sorted(set(_domains())))
@@ -53,7 +52,7 @@ def test_seeded_reset_is_generates_problem(domain):
             env.close()
 
 
-@pytest.mark.parametrize("domain", sorted(ENV_CLASSES))
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
 @pytest.mark.parametrize("read_every", [1, 3])
 def test_reset_k_draws_from_the_kth_child(domain, read_every):
     """Whether a reset's problem is read or not (built or never built), reset ``k`` is generate() on the
@@ -73,7 +72,7 @@ def test_reset_k_draws_from_the_kth_child(domain, read_every):
     env.close()
 
 
-@pytest.mark.parametrize("domain", sorted(ENV_CLASSES))
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
 def test_reseeding_restarts_the_sequence(domain):
     env = gym.make(env_id(domain, max(SPECS[domain].sizes)))
     names = []
@@ -85,16 +84,16 @@ def test_reseeding_restarts_the_sequence(domain):
     assert len(set(names[0])) > 1
 
 
-@pytest.mark.parametrize("domain", sorted(ENV_CLASSES))
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
 def test_draw_bits_are_the_bound_problems(domain):
     """A draw's bits are what binding its Problem to the size's shared grounding gives."""
     for size in SPECS[domain].sizes:
         rng = np.random.default_rng(size)
         for k in range(15):
-            draw = sample(domain, size, "ood" if k % 2 else "id", rng)
+            draw = sample(get_domain(domain), size, "ood" if k % 2 else "id", rng)
             if draw.shared is None:  # a sampler without bits: the env builds its engine from the Problem
                 continue
-            grounding = shared_grounding(domain, size)
+            grounding = shared_grounding(get_spec(domain), size)
             bound = grounding.bind(draw.problem)
             assert draw.shared is grounding.shared
             assert (draw.init, draw.goal_pos, draw.goal_neg) == (bound.init, bound.goal_pos, bound.goal_neg)
@@ -131,12 +130,12 @@ MAZES = [("regularmaze", 3), ("regularmaze", 4), ("questmaze", 3), ("questmaze",
 def test_drawn_walls_are_the_spec_static_grid(domain, size):
     """EdgeWalls' grid and its words are what the spec draws from the state dict, and observe() ORs the
     words in as it ORs the grid."""
-    observer = observer_for(SPECS[domain], size, shared_grounding(domain, size).task)
+    observer = observer_for(SPECS[domain], size, shared_grounding(get_spec(domain), size).task)
     assert observer.undrawn
     rng = np.random.default_rng(1)
     width = observer.word_bits
     for k in range(40):
-        draw = sample(domain, size, "ood" if k % 2 else "id", rng)
+        draw = sample(get_domain(domain), size, "ood" if k % 2 else "id", rng)
         grid = draw.walls(observer.dtype)
         assert np.array_equal(grid, observer.static_grid(draw.generated.state))
         words = draw.walls.words(width)

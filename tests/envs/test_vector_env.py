@@ -10,7 +10,7 @@ from gymnasium.vector import AutoresetMode
 import svot  # noqa: F401  (registers the ids)
 from svot.envs.vector import SVoTVectorEnv
 from svot.errors import ActionError, ConfigError
-from svot.problem_gen import generate
+from svot.domains import entry, generate, get_domain, get_spec
 
 DOMAIN_IDS = [
     ("maze", "SVoT/Maze-5x5-v0"),
@@ -76,7 +76,7 @@ def test_frozenlake_hole_terminates_with_zero_reward():
 def _plan_env(autoreset_mode, **kw):
     gen = _gens("maze", 5, "id", 1, seed=4)[0]
     env = SVoTVectorEnv(
-        num_envs=2, size=5, domain="maze", problems=[gen.problem], autoreset_mode=autoreset_mode, max_episode_steps=100, **kw
+        num_envs=2, size=5, domain=get_domain("maze"), problems=[gen.problem], autoreset_mode=autoreset_mode, max_episode_steps=100, **kw
     )
     obs0, _ = env.reset(seed=0)
     return env, gen.plan, obs0
@@ -117,7 +117,7 @@ def test_disabled_autoreset_and_reset_mask():
     gen = _gens("maze", 5, "id", 1, seed=4)[0]
     plan = gen.plan
     env = SVoTVectorEnv(
-        num_envs=2, size=5, domain="maze", problems=[gen.problem], autoreset_mode="Disabled", max_episode_steps=len(plan) + 2
+        num_envs=2, size=5, domain=get_domain("maze"), problems=[gen.problem], autoreset_mode="Disabled", max_episode_steps=len(plan) + 2
     )
     obs0, _ = env.reset(seed=0)
     for a in plan:
@@ -239,22 +239,25 @@ def test_full_info_and_render_match_single_env():
 
 @pytest.mark.parametrize("domain,env_id", DOMAIN_IDS)
 def test_entry_points_are_the_domain_folders_classes(domain, env_id):
-    """Each id's env and vector env are the classes in svot/domains/<name>/env.py (the spec's entry points)."""
-    from svot.domains import get_spec
-
+    """Each id's env and vector env are the classes in svot/domains/<name>/env.py (the registry's entry points),
+    bound to the registry's domain object."""
     spec = get_spec(domain)
     registered = gym.spec(env_id)
-    assert registered.entry_point == spec.env_entry_point
-    assert registered.vector_entry_point == spec.vector_entry_point
-    assert spec.vector_entry_point.startswith(f"svot.domains.{domain}.env:")
+    assert registered.entry_point == entry(domain).env
+    assert registered.vector_entry_point == entry(domain).vector_env
+    assert entry(domain).vector_env.startswith(f"svot.domains.{domain}.env:")
     venv = gym.make_vec(env_id, num_envs=2, pool_size=2)
     assert type(venv).__module__ == f"svot.domains.{domain}.env" and venv.dspec is spec
+    assert venv.domain is get_domain(domain)
     venv.close()
 
 
-def test_the_generic_vector_env_names_the_known_domains():
-    with pytest.raises(ConfigError, match="needs a domain.*maze, frozenlake, sokoban, pacman, gather"):
+def test_the_generic_vector_env_asks_for_a_domain_object():
+    """The envs layer takes domain objects, never names: it cannot see the registry."""
+    with pytest.raises(ConfigError, match=r"needs a domain: domain=svot\.domains\.get_domain\(name\).*got None"):
         SVoTVectorEnv(num_envs=2)
+    with pytest.raises(ConfigError, match="got 'maze'"):
+        SVoTVectorEnv(num_envs=2, domain="maze")
 
 
 def test_a_problem_with_passages_the_engine_never_saw_gets_an_engine_that_has_them():
@@ -266,7 +269,7 @@ def test_a_problem_with_passages_the_engine_never_saw_gets_an_engine_that_has_th
     first = gens[0].problem
     other = next(g.problem for g in gens if {a for a in g.problem.init if a[0] == "open"} - set(first.init))
     for problem in (first, other):  # the second cannot be played by the first one's engine
-        venv = SVoTVectorEnv(1, size, domain="regularmaze", problems=[problem], autoreset_mode="Disabled")
+        venv = SVoTVectorEnv(1, size, domain=get_domain("regularmaze"), problems=[problem], autoreset_mode="Disabled")
         single = gym.make(f"SVoT/RegularMaze-{size}x{size}-v0").unwrapped
         obs, _ = venv.reset(seed=0)
         single_obs, _ = single.reset(options={"problem": problem})

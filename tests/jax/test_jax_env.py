@@ -16,7 +16,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import svot.jax  # noqa: E402
-from svot.envs.registration import registered_ids  # noqa: E402
+from svot.domains import registered_ids  # noqa: E402
 from svot.errors import ConfigError  # noqa: E402
 from svot.extend import register_domain, unregister_domain  # noqa: E402
 from tests.jax.lockstep import lockstep  # noqa: E402

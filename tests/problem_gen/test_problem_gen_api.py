@@ -10,9 +10,9 @@ import sys
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
+from svot.domains import DOMAINS, PARAMS, generate, get_spec, sampling_params, solve
 from svot.errors import ConfigError, ProblemError
-from svot.problem_gen import DOMAINS, PARAMS, Generated, count_for, generate, sampling_params, solve
+from svot.problem_gen import Generated, count_for
 
 
 def test_count_for_rounds_halves_up_exactly():
@@ -80,7 +80,7 @@ def test_generated_is_frozen_and_carries_params():
 SCRIPT = r"""
 import hashlib, json, sys
 import numpy as np
-from svot.problem_gen import generate, PARAMS
+from svot.domains import generate, PARAMS
 h = hashlib.sha256()
 for d in PARAMS:
     for split in ("id", "ood"):
@@ -146,7 +146,7 @@ def test_solve_from_a_mid_sequence_state(domain):
     rng = np.random.default_rng(4)
     spec = get_spec(domain)
     size = PARAMS[domain]["sizes"][1]
-    grounding = shared_grounding(domain, size)
+    grounding = shared_grounding(get_spec(domain), size)
     for _ in range(10):
         g = generate(domain, size, "ood", rng)
         bound = grounding.bind(g.problem)

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
+from svot.domains import generate, get_spec
 from svot.engine import make_engine
 from svot.pddl import load_domain
-from svot.problem_gen import generate
 from svot.problem_gen.grounding import shared_grounding
 
 CASES = [("maze", 7), ("frozenlake", 6), ("sokoban", 6), ("sokoban", 4), ("pacman", 6), ("gather", 6), ("gather", 4)]
@@ -19,7 +18,7 @@ def test_shared_grounding_matches_fresh_engine(domain, size):
     spec = get_spec(domain)
     pddl_domain = load_domain(spec.pddl)
     rng = np.random.default_rng(7)
-    grounding = shared_grounding(domain, size)
+    grounding = shared_grounding(get_spec(domain), size)
     n = spec.n_actions(size)
     for k, split in enumerate(("id", "ood", "id", "ood")):
         g = generate(domain, size, split, rng)
@@ -43,4 +42,4 @@ def test_bind_rejects_a_problem_of_another_size():
 
     g = generate("maze", 5, "id", np.random.default_rng(0))
     with pytest.raises(ProblemError, match="5x5|6x6"):
-        shared_grounding("maze", 6).bind(g.problem)
+        shared_grounding(get_spec("maze"), 6).bind(g.problem)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from gymnasium.envs.toy_text.frozen_lake import generate_random_map
 
-from svot.problem_gen import generate
+from svot.domains import generate
 from svot.domains.frozenlake.generator import sample_board
 
 
@@ -23,7 +23,7 @@ def test_maps_equal_gymnasium(size, split, density):
 
 
 def test_no_plan_through_a_hole():
-    from svot.problem_gen import solve
+    from svot.domains import solve
 
     # the only short way passes a hole; the plan must go round it
     state = {"domain": "frozenlake", "size": 4, "player": [0, 0], "holes": [[0, 1], [1, 1], [2, 1]], "goal": [3, 3]}

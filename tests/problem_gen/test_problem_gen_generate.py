@@ -14,10 +14,9 @@ import itertools
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
+from svot.domains import PARAMS, generate, get_spec
 from svot.engine import make_engine
 from svot.pddl import load_domain, parse_problem
-from svot.problem_gen import PARAMS, generate
 from svot.problem_gen.grounding import shared_grounding
 
 N_PROBLEMS = 200
@@ -159,7 +158,7 @@ def test_generated_problems(case):
         if i % FRESH_STRIDE == 0:
             replay_in_fresh_engine(g)
         else:
-            shared_grounding(domain, size).bind(g.problem).replay(g.plan)
+            shared_grounding(get_spec(domain), size).bind(g.problem).replay(g.plan)
     # FrozenLake 4x4 has only 2^14 boards and sparse ones are likely: repeats are expected there
     assert len(names) > n * (0.6 if domain == "frozenlake" else 0.9), "problems repeat too often"
 

@@ -15,7 +15,7 @@ from svot.problem_gen.grounding import shared_grounding
 @pytest.mark.parametrize("split", ["id", "ood"])
 def test_draw_bits_are_the_bound_problems(size, split):
     spec = get_spec("maze")
-    grounding = shared_grounding("maze", size)
+    grounding = shared_grounding(get_spec("maze"), size)
     bits = maze.atom_bits(size)
     w = maze.count_for(maze.TABLE5["wall_density"][split], size * size)
     rng = np.random.default_rng([size, split == "ood"])

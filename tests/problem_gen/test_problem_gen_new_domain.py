@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
-from svot.domains.grid import cell_name
+from svot.domains import PARAMS, generate, get_spec, sampling_params, solve
+from svot.kernel.grid import cell_name
 from svot.errors import ConfigError
 from svot.extend import register_domain, unregister_domain
-from svot.problem_gen import PARAMS, Generated, generate, sampling_params, solve
+from svot.problem_gen import Generated
 from tests.toy_domain.lamps import LampsGenerator, LampsSpec
 
 

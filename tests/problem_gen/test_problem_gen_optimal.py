@@ -15,8 +15,7 @@ from collections import deque
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
-from svot.problem_gen import generate, solve
+from svot.domains import generate, get_spec, solve
 from svot.problem_gen.grounding import shared_grounding
 from svot.domains.gather.solver import gather_plan
 from svot.domains.pacman.solver import pacman_plan
@@ -64,7 +63,7 @@ def test_greedy_plans_are_labelled_and_sometimes_longer():
         for domain in ("pacman", "gather"):
             g = generate(domain, 5, "id", np.random.default_rng(seed))
             greedy = solve(domain, g.problem, greedy=True)
-            shared_grounding(domain, 5).bind(g.problem).replay(greedy)  # greedy still reaches the goal
+            shared_grounding(get_spec(domain), 5).bind(g.problem).replay(greedy)  # greedy still reaches the goal
             assert len(greedy) >= len(g.plan)
             longer += len(greedy) > len(g.plan)
     assert longer > 0  # why the optimal solver exists (issue 20: greedy was longer in 85 of 129 problems)
@@ -73,11 +72,11 @@ def test_greedy_plans_are_labelled_and_sometimes_longer():
 def test_move_table_is_the_engines():
     """Pacman moves one cell and sweeps it; Gather's move k sweeps the k cells entered (read off the engine)."""
     size = 4
-    pac = move_table("pacman", size)
+    pac = move_table(get_spec("pacman"), size)
     corner = pac[0]  # cell (0, 0): only down (1) and right (3) apply
     assert [a for a, _d, _s in corner] == [1, 3]
     assert all(swept == 1 << dest for _a, dest, swept in corner)
-    gat = move_table("gather", size)
+    gat = move_table(get_spec("gather"), size)
     right3 = [row for row in gat[0] if row[1] == 3]  # from (0, 0) to (0, 3)
     assert len(right3) == 1 and right3[0][2] == 0b1110
 
@@ -103,7 +102,7 @@ def test_walk_floor_bounds_the_shortest_pacman_plan():
     """walk_floor (a minimum spanning tree over the player and the coins) never exceeds Held-Karp's
     shortest length, and is tight where the coins lie in a row from the player."""
     from svot.domains.pacman.solver import plan_length_floor
-    from svot.problem_gen import plan_length_floor as floor_of
+    from svot.domains import plan_length_floor as floor_of
 
     rng = np.random.default_rng(5)
     gaps = []
@@ -122,11 +121,12 @@ def test_walk_floor_bounds_the_shortest_pacman_plan():
 
 
 def test_plan_length_floor_is_zero_without_a_bound():
-    from svot.problem_gen import has_plan_length_floor, plan_length_floor
+    from svot.domains import get_domain, plan_length_floor
+    from svot.problem_gen import has_plan_length_floor
 
     state = generate("maze", 5, "id", np.random.default_rng(0)).state
-    assert not has_plan_length_floor("maze") and plan_length_floor("maze", state) == 0
-    assert has_plan_length_floor("pacman")
+    assert not has_plan_length_floor(get_domain("maze")) and plan_length_floor("maze", state) == 0
+    assert has_plan_length_floor(get_domain("pacman"))
 
 
 def _line_cover_brute(mask: int, size: int) -> int:
@@ -148,7 +148,7 @@ def _tuple_heap_a_star(domain: str, size: int, player, items) -> list[int]:
     line cover, read here by trying every set of rows."""
     import heapq
 
-    table = move_table(domain, size)
+    table = move_table(get_spec(domain), size)
     shift = (size * size - 1).bit_length()
     start = sum(1 << (r * size + c) for r, c in items) << shift | (player[0] * size + player[1])
     best, parent, tick = {start: 0}, {start: None}, 0

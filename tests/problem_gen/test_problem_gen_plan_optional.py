@@ -12,7 +12,7 @@ import pytest
 
 import svot  # noqa: F401  (registers the ids)
 from svot.engine import make_engine
-from svot.problem_gen import generate, solve
+from svot.domains import generate, solve
 
 CASES = [(d, n, split) for d in ("maze", "frozenlake", "pacman", "gather") for n in (4, 6) for split in ("id", "ood")]
 CASES = [c for c in CASES if not (c[0] == "maze" and c[1] == 4)] + [("maze", 5, "id"), ("sokoban", 6, "ood"), ("sokoban", 5, "id")]

@@ -13,12 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from svot.domains import get_spec
-from svot.domains.grid import DELTAS, DIRECTIONS
+from svot.domains import get_spec, solve
+from svot.kernel.grid import DELTAS, DIRECTIONS
 from svot.engine import bfs_plan, make_engine
 from svot.pddl import load_domain
 from svot.domains.sokoban import generator as sokoban
-from svot.problem_gen import solve
 
 SPEC = get_spec("sokoban")
 
@@ -111,7 +110,7 @@ def test_pruning_against_plain_bfs_on_hundreds(size, split):
 
 
 def test_generated_plans_equal_plain_bfs():
-    from svot.problem_gen import generate
+    from svot.domains import generate
 
     rng = np.random.default_rng(5)
     for size, split in [(4, "id"), (4, "ood"), (5, "id"), (5, "ood"), (6, "id"), (6, "ood")]:

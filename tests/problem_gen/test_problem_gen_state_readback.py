@@ -7,8 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from svot.domains import DOMAINS as ALL_DOMAINS, get_spec
-from svot.problem_gen import generate
+from svot.domains import DOMAINS as ALL_DOMAINS, generate, get_spec
 from svot.problem_gen.common import layout_json
 
 DOMAINS = ("maze", "frozenlake", "sokoban", "pacman", "gather")

@@ -20,7 +20,7 @@ def _h() -> hashlib._Hash:
 
 
 def problems() -> dict:
-    from svot.problem_gen import PARAMS, generate
+    from svot.domains import PARAMS, generate
 
     out = {}
     for domain, params in PARAMS.items():
@@ -55,7 +55,7 @@ def env() -> dict:
 
     import svot  # noqa: F401
     from svot.domains import SPECS
-    from svot.envs.registration import env_id
+    from svot.domains import env_id
 
     out = {}
     for domain, spec in SPECS.items():
@@ -78,7 +78,7 @@ def vector() -> dict:
 
     import svot  # noqa: F401
     from svot.domains import SPECS
-    from svot.envs.registration import env_id
+    from svot.domains import env_id
 
     out = {}
     for domain, spec in SPECS.items():

@@ -31,7 +31,7 @@ from svot.cli import main
 from svot.dataset.outdir import read_json_object
 from svot.dataset.ray_engine import _check_reachable
 from svot.dataset.reader import json_value, read_export_info
-from svot.domains.grid import parse_cell
+from svot.kernel.grid import parse_cell
 from svot.errors import ActionError, ConfigError, ProblemError, SvotError
 from svot.gif import write_gif
 from svot.jsonl import iter_lines, loads, read_json_file

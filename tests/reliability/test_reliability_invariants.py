@@ -31,9 +31,8 @@ from hypothesis.stateful import (
 )
 
 import svot  # noqa: F401
-from svot.domains import SPECS
-from svot.domains.grid import DELTAS, DIRECTIONS
-from svot.envs.registration import env_id
+from svot.domains import SPECS, env_id
+from svot.kernel.grid import DELTAS, DIRECTIONS
 from svot.render.image import render_state
 from svot.render.labels import label_grid
 from svot.render.perceive import read_labels

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from svot.domains import DOMAINS, get_spec
-from svot.problem_gen import generate
+from svot.domains import DOMAINS, generate, get_spec
 from svot.render.image import render_state
 from svot.render.png import encode_png
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from svot.domains.base import DomainSpec, Field, add_kind
+from svot.kernel.spec import DomainSpec, Field, add_kind
 from svot.render import describe, label_grid, label_vocabulary, parse, read_labels, render_ansi, render_state
 
 

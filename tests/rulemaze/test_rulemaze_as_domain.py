@@ -16,8 +16,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from svot.domains import get_spec
-from svot.problem_gen import generate
+from svot.domains import generate, get_spec
 from svot.rulemaze.env import RuleMazeEnv
 from svot.rulemaze.paths import solution_paths
 from svot.rulemaze.pool import generate_pool

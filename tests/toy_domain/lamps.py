@@ -10,9 +10,9 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from svot.domains import DomainSpec, Field
-from svot.domains.base import add_kind, cells_of, player_of
-from svot.domains.grid import cell_name
+from svot.kernel import DomainSpec, Field
+from svot.kernel.spec import add_kind, cells_of, player_of
+from svot.kernel.grid import cell_name
 from svot.pddl import load_domain
 from svot.problem_gen import Draw
 from svot.problem_gen.common import finish
@@ -66,7 +66,7 @@ class LampsGenerator:
         build = functools.partial(finish, spec, size, split, state, None, params)
         if load_domain(spec.pddl).unsupported is not None:  # beyond the compiled engine: no bits
             return Draw(spec.name, size, split, params, build)
-        grounding = shared_grounding(spec.name, size)
+        grounding = shared_grounding(spec, size)
         at, lamp, lit = cell_bits(grounding, size, ("at", "lamp", "lit"))
         init, goal = at[player], 0
         for c in lamps:

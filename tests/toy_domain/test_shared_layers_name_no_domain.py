@@ -58,11 +58,21 @@ def _docstrings(tree) -> set[int]:
     return out
 
 
+#: The agent adapters (svot/agents) take RuleMaze rows, whose ``maze`` field is a RuleMaze maze dict: RuleMaze's
+#: own word (as RULEMAZE_WORDS below lets it be), not the Maze domain. Only that field name is let through there.
+AGENT_ROW_FIELDS = {"maze"}
+
+
 def domain_names_in_code(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(), str(path))
     skip = _docstrings(tree)
+    if path.relative_to(ROOT).parts[0] == "agents":
+        skip |= {id(node) for node in ast.walk(tree) if isinstance(node, ast.Constant) and node.value in AGENT_ROW_FIELDS}
+    allowed_names = AGENT_ROW_FIELDS if path.relative_to(ROOT).parts[0] == "agents" else set()
     hits = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in allowed_names:
+            continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
             if node.value.lower() in BUILT_IN or node.value in {SPECS[d].title for d in BUILT_IN}:
                 hits.append(f"{node.lineno}: string {node.value!r}")

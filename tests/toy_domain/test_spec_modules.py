@@ -1,4 +1,4 @@
-"""A spec that declares its ``look`` and ``wording`` modules gets their names as hooks (svot.domains.base)."""
+"""A spec that declares its ``look`` and ``wording`` modules gets their names as hooks (svot.kernel.spec)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import types
 import pytest
 
 from svot.domains import SPECS
-from svot.domains.base import LOOK_VALUES, WORDING_ANSWERS, WORDING_HOOKS, WORDING_VALUES, DomainSpec
+from svot.kernel.spec import LOOK_VALUES, WORDING_ANSWERS, WORDING_HOOKS, WORDING_VALUES, DomainSpec
 
 
 def _module(name: str, **names) -> types.ModuleType:

@@ -1,7 +1,7 @@
 """Issue 17: "DomainSpec becomes a declared protocol, typed, with every hook that export, scoring,
 rendering and generation need, in place of optional attributes probed with getattr."
 
-The protocol is :class:`svot.domains.DomainSpec` itself: every hook the shared layers call is
+The protocol is :class:`svot.kernel.DomainSpec` itself: every hook the shared layers call is
 declared there, with its type and, where one works for any grid domain, a default. What a spec
 must set itself (``REQUIRED_ATTRIBUTES``, ``REQUIRED_HOOKS``) is checked when it is registered.
 """
@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 import svot
-from svot.domains import SPECS, DomainSpec, register_spec
-from svot.domains.base import REQUIRED_ATTRIBUTES, REQUIRED_HOOKS, check_spec
+from svot.domains import SPECS, register
+from svot.kernel import DomainSpec, GridDomain
+from svot.kernel.spec import REQUIRED_ATTRIBUTES, REQUIRED_HOOKS, check_spec
 from svot.errors import ConfigError
 from svot.extend import register_domain
 
@@ -98,12 +99,12 @@ def test_a_spec_missing_a_required_piece_is_refused_at_registration_naming_it(le
         ("sizes", (4, 1), "integers >= 2"),
         ("sizes", [4, 5], "tuple"),
         ("kinds", ("player", "lamp", "lamp"), "distinct"),
-        ("fields", ("player",), "svot.domains.Field"),
+        ("fields", ("player",), "svot.kernel.Field"),
     ],
 )
 def test_a_spec_of_the_wrong_shape_is_refused_naming_the_attribute(attr, value, says):
     spec = LampsSpec()
     object.__setattr__(spec, attr, value)
     with pytest.raises(ConfigError, match=rf"{attr} .*{says}|{says}"):
-        register_spec(spec)
+        register(GridDomain(spec, LampsGenerator(spec)), env="tests.toy_domain.unused:Env")
     assert SPECS.get(spec.name) is not spec

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from svot.domains import get_domain
 from svot.extend import register_domain, unregister_domain
 from svot.pddl import load_domain
 
@@ -125,7 +126,7 @@ def _plays_like_lamps(spec_cls, caplog, reason, steps):
             venv.step(np.array([0, 1]))
             venv.close()
             with pytest.raises(ConfigError, match="vector env needs svot's compiled engine.*vectorization_mode='sync'"):
-                SVoTVectorEnv(num_envs=2, domain=spec_cls.name, size=4)
+                SVoTVectorEnv(num_envs=2, domain=get_domain(spec_cls.name), size=4)
         finally:
             unregister_domain(spec_cls.name)
     assert ids == [f"SVoT/{title}-4x4-v0", f"SVoT/{title}-4x4-OOD-v0"]

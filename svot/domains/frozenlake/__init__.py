@@ -7,6 +7,10 @@ description, reasoning phrases, goal fields, distractor rules) and ``env`` (the 
 its documentation, and its vector env). The dynamics are ``svot/domains_pddl/frozenlake.pddl``.
 """
 
-from svot.domains.frozenlake.spec import FrozenLakeSpec, tile_and_status
+from svot.domains.frozenlake import generator
+from svot.domains.frozenlake.spec import SPEC, FrozenLakeSpec, tile_and_status
+from svot.kernel import GridDomain
 
-__all__ = ["FrozenLakeSpec", "tile_and_status"]
+FROZENLAKE = GridDomain(SPEC, generator)
+
+__all__ = ["FROZENLAKE", "FrozenLakeSpec", "SPEC", "tile_and_status"]

@@ -1,5 +1,6 @@
 """The FrozenLake Gymnasium envs: the single env and its natively batched vector env."""
 
+from svot.domains.frozenlake import FROZENLAKE
 from svot.envs.base import SVoTEnv
 from svot.envs.vector import SVoTVectorEnv
 
@@ -37,10 +38,10 @@ class FrozenLakeEnv(SVoTEnv):
     ``SVoT/FrozenLake-{4,5,6}x{4,5,6}-v0`` and ``SVoT/FrozenLake-NxN-OOD-v0``.
     """
 
-    domain_name = "frozenlake"
+    domain = FROZENLAKE
 
 
 class FrozenLakeVectorEnv(SVoTVectorEnv):
     """FrozenLake, natively batched: ``gymnasium.make_vec("SVoT/FrozenLake-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
-    domain_name = "frozenlake"
+    domain = FROZENLAKE

@@ -20,7 +20,7 @@ import functools
 
 import numpy as np
 
-from svot.domains import get_spec
+from svot.domains.frozenlake.spec import SPEC
 from svot.domains.frozenlake.table5 import TABLE5
 from svot.errors import ProblemError
 from svot.problem_gen.common import MAX_ATTEMPTS, Draw, Generated, finish
@@ -173,7 +173,7 @@ class _InitBits:
     per hole."""
 
     def __init__(self, size: int):
-        self.grounding = shared_grounding(DOMAIN, size)
+        self.grounding = shared_grounding(SPEC, size)
         at, self.hole, start, goal = cell_bits(self.grounding, size, ("at", "hole", "start", "goal"))
         last = size * size - 1
         self.base = at[0] | start[0] | goal[last]
@@ -198,9 +198,9 @@ def _byte_table(masks: list[int]) -> list[int]:
     return table
 
 
-_init_bits = kept_per_size(DOMAIN, _InitBits)
+_init_bits = kept_per_size(SPEC, _InitBits)
 
 
 def _package(size: int, split: str, holes: int, params: dict) -> Generated:
     layout = layout_from_holes(_cells_grid(size, holes))
-    return finish(get_spec(DOMAIN), size, split, layout, None, params)
+    return finish(SPEC, size, split, layout, None, params)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.kernel.spec import DomainSpec, Field, add_kind, cells_of, player_of
 from svot.domains.frozenlake import wording as wording_module
-from svot.domains.grid import cell_name, parse_cell, sorted_cells
+from svot.kernel.grid import cell_name, parse_cell, sorted_cells
 from svot.domains.frozenlake.table5 import TABLE5
 from svot.domains.frozenlake import look as look_module
 
@@ -13,7 +13,7 @@ class FrozenLakeSpec(DomainSpec):
     name = "frozenlake"
     title = "FrozenLake"
     pddl = "frozenlake"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
     kinds = ("player", "hole", "goal", "start")
@@ -92,13 +92,10 @@ class FrozenLakeSpec(DomainSpec):
     failure_atoms = (("at", "?x"), ("hole", "?x"))  # fell: the player stands on a hole
 
     # --- generation and solving ---
-    generator_module = "svot.domains.frozenlake.generator"
     table5 = TABLE5
     plan_optional = True  # the sampler's path check proves a board solvable; planning is BFS (the default solver)
 
     # --- envs and rendering ---
-    env_entry_point = "svot.domains.frozenlake.env:FrozenLakeEnv"
-    vector_entry_point = "svot.domains.frozenlake.env:FrozenLakeVectorEnv"
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
         return look_module.random_state(self.name, size, rng, density, tile_and_status)
@@ -133,3 +130,7 @@ def tile_and_status(player, holes, goal, start) -> tuple[str, str]:
     if player == goal:
         return "goal", "reached"
     return ("start" if player == start else "frozen"), "running"
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = FrozenLakeSpec()

@@ -5,8 +5,8 @@ Read through :class:`~svot.domains.frozenlake.FrozenLakeSpec` by :mod:`svot.data
 
 from __future__ import annotations
 
-from svot.domains.distractors import near_cells, same_line
-from svot.domains.phrases import ADJ, Phrase, coordinates_text
+from svot.kernel.distractors import near_cells, same_line
+from svot.kernel.phrases import ADJ, Phrase, coordinates_text
 
 PHRASES = {
     "adj": ADJ,

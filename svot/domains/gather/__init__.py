@@ -7,6 +7,10 @@ description, reasoning phrases, goal fields, distractor rules) and ``env`` (the 
 its documentation, and its vector env). The dynamics are ``svot/domains_pddl/gather.pddl``.
 """
 
-from svot.domains.gather.spec import COLOURS, COLOURS_BY_SIZE, GatherSpec, colours_for
+from svot.domains.gather import generator, solver
+from svot.domains.gather.spec import SPEC, COLOURS, COLOURS_BY_SIZE, GatherSpec, colours_for
+from svot.kernel import GridDomain
 
-__all__ = ["COLOURS", "COLOURS_BY_SIZE", "GatherSpec", "colours_for"]
+GATHER = GridDomain(SPEC, generator, solver)
+
+__all__ = ["COLOURS", "COLOURS_BY_SIZE", "GATHER", "GatherSpec", "SPEC", "colours_for"]

@@ -1,5 +1,6 @@
 """The Gather Gymnasium envs: the single env and its natively batched vector env."""
 
+from svot.domains.gather import GATHER
 from svot.envs.base import SVoTEnv
 from svot.envs.vector import SVoTVectorEnv
 
@@ -40,10 +41,10 @@ class GatherEnv(SVoTEnv):
     ``SVoT/Gather-{4,5,6}x{4,5,6}-v0`` and ``SVoT/Gather-NxN-OOD-v0``.
     """
 
-    domain_name = "gather"
+    domain = GATHER
 
 
 class GatherVectorEnv(SVoTVectorEnv):
     """Gather, natively batched: ``gymnasium.make_vec("SVoT/Gather-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
-    domain_name = "gather"
+    domain = GATHER

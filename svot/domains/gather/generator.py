@@ -32,11 +32,11 @@ import functools
 
 import numpy as np
 
-from svot.domains import get_spec
-from svot.domains.gather import colours_for
+from svot.domains.gather.spec import SPEC
+from svot.domains.gather.spec import colours_for
 from svot.domains.gather.solver import gather_plan, greedy_plan
 from svot.domains.gather.table5 import TABLE5
-from svot.domains.grid import Cell
+from svot.kernel.grid import Cell
 from svot.errors import ConfigError
 from svot.problem_gen.cells import index_cell, index_cells_list
 from svot.problem_gen.common import MAX_ATTEMPTS, Draw, Generated, attempts_exhausted, count_for, finish
@@ -86,7 +86,7 @@ def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
 
 
 def _package(size: int, split: str, layout: dict, params: dict) -> Generated:
-    return finish(get_spec(DOMAIN), size, split, layout, None, params)
+    return finish(SPEC, size, split, layout, None, params)
 
 
 def plan(gen: Generated) -> tuple[list[int], bool]:

@@ -1,6 +1,6 @@
 """Gather's plans: the one with the fewest moves (A* on the move table) and the greedy one.
 
-``GatherSpec.solver_module`` names this module: :func:`svot.problem_gen.solve`
+The domain object binds this module as its solver (``svot/domains/gather/__init__.py``): :func:`svot.problem_gen.solve`
 calls :func:`solve`, and the generator plans with :func:`gather_plan` (falling
 back to :func:`greedy_plan` when the A* search passes its state limit).
 
@@ -14,15 +14,15 @@ two moves per ball.
 
 from __future__ import annotations
 
-from svot.domains.gather.spec import GatherSpec
-from svot.domains.grid import DELTAS, DIRECTIONS, Cell
+from svot.domains.gather.spec import SPEC
+from svot.kernel.grid import DELTAS, DIRECTIONS, Cell
 from svot.pddl import Problem
 from svot.problem_gen.optimal import line_cover_plan
 
 
 def gather_plan(size: int, player: Cell, balls, max_states: int = 2_000_000) -> list[int] | None:
     """A plan with the fewest agent moves collecting every ball (A*), or None past ``max_states``."""
-    return line_cover_plan(GatherSpec.name, size, player, balls, max_states=max_states)
+    return line_cover_plan(SPEC, size, player, balls, max_states=max_states)
 
 
 def _entered(pos: Cell, d: str, k: int) -> list[Cell]:

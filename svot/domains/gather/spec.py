@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import functools
 
-from svot.domains.base import DomainSpec, Field, add_kind, player_of
+from svot.kernel.spec import DomainSpec, Field, add_kind, player_of
 from svot.domains.gather import wording as wording_module
-from svot.domains.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
+from svot.kernel.grid import DIRECTIONS, cell_name, cells, inside, parse_cell, shift, sorted_cells
 from svot.domains.gather import look as look_module
 from svot.errors import ActionError
 from svot.numbers import small_int
@@ -24,7 +24,7 @@ class GatherSpec(DomainSpec):
     name = "gather"
     title = "Gather"
     pddl = "gather"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
     internal = ("advance",)
@@ -133,10 +133,8 @@ class GatherSpec(DomainSpec):
         return out
 
     # --- generation and solving ---
-    generator_module = "svot.domains.gather.generator"
     table5 = TABLE5
     plan_optional = True  # no walls: every layout is solvable
-    solver_module = "svot.domains.gather.solver"  # A* with a row/column cover bound (or the greedy plan)
 
     def item_layout(self, size: int, player, items) -> dict:
         colours = colours_for(size)  # every ball in the first colour: moves ignore colours
@@ -147,8 +145,6 @@ class GatherSpec(DomainSpec):
         return [tuple(b) for where in state["balls"].values() for b in where]
 
     # --- envs and rendering ---
-    env_entry_point = "svot.domains.gather.env:GatherEnv"
-    vector_entry_point = "svot.domains.gather.env:GatherVectorEnv"
     sprites = look_module.sprites(COLOURS)
     ansi_chars = look_module.ansi_chars(COLOURS)
 
@@ -191,3 +187,7 @@ def _cell_names(size: int) -> tuple[tuple[tuple[int, int], str], ...]:
 
 def _colour_order(c: str) -> tuple:
     return (COLOURS.index(c) if c in COLOURS else len(COLOURS), c)
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = GatherSpec()

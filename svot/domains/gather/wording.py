@@ -5,9 +5,9 @@ Read through :class:`~svot.domains.gather.GatherSpec` by :mod:`svot.dataset`.
 
 from __future__ import annotations
 
-from svot.domains.distractors import near_cells, near_counts
-from svot.domains.keywords import collection_phrase
-from svot.domains.phrases import RAY, Phrase, cells_word, coordinates_text, fmt_arg
+from svot.kernel.distractors import near_cells, near_counts
+from svot.kernel.keywords import collection_phrase
+from svot.kernel.phrases import RAY, Phrase, cells_word, coordinates_text, fmt_arg
 
 PHRASES = {
     "ray": RAY,

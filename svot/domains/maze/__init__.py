@@ -7,6 +7,10 @@ description, reasoning phrases, goal fields, distractor rules) and ``env`` (the 
 its documentation, and its vector env). The dynamics are ``svot/domains_pddl/maze.pddl``.
 """
 
-from svot.domains.maze.spec import MazeSpec
+from svot.domains.maze import generator
+from svot.domains.maze.spec import SPEC, MazeSpec
+from svot.kernel import GridDomain
 
-__all__ = ["MazeSpec"]
+MAZE = GridDomain(SPEC, generator)
+
+__all__ = ["MAZE", "MazeSpec", "SPEC"]

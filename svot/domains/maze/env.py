@@ -1,5 +1,6 @@
 """The Maze Gymnasium envs: the single env and its natively batched vector env."""
 
+from svot.domains.maze import MAZE
 from svot.envs.base import SVoTEnv
 from svot.envs.vector import SVoTVectorEnv
 
@@ -37,10 +38,10 @@ class MazeEnv(SVoTEnv):
     ``SVoT/Maze-{5,6,7}x{5,6,7}-v0`` and ``SVoT/Maze-NxN-OOD-v0``.
     """
 
-    domain_name = "maze"
+    domain = MAZE
 
 
 class MazeVectorEnv(SVoTVectorEnv):
     """Maze, natively batched: ``gymnasium.make_vec("SVoT/Maze-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
-    domain_name = "maze"
+    domain = MAZE

@@ -15,7 +15,7 @@ import functools
 
 import numpy as np
 
-from svot.domains import get_spec
+from svot.domains.maze.spec import SPEC
 from svot.domains.maze.table5 import TABLE5
 from svot.errors import ConfigError
 from svot.problem_gen.cells import index_cell, index_cells_list
@@ -60,7 +60,7 @@ class AtomBits:
     """The shared grounding's bits of ``(at c)``, ``(wall c)`` and ``(goal c)`` by cell index ``r * N + c``."""
 
     def __init__(self, size: int):
-        self.grounding = shared_grounding(DOMAIN, size)
+        self.grounding = shared_grounding(SPEC, size)
         self.at, self.wall, self.goal = cell_bits(self.grounding, size, ("at", "wall", "goal"))
 
     def bound(self, walls: int, perm: list[int]) -> tuple[int, int]:
@@ -71,7 +71,7 @@ class AtomBits:
         return init, self.at[perm[walls + 1]]
 
 
-atom_bits = kept_per_size(DOMAIN, AtomBits)
+atom_bits = kept_per_size(SPEC, AtomBits)
 
 
 def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
@@ -93,4 +93,4 @@ def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
 
 
 def _package(size: int, split: str, layout: dict, plan: list[int], params: dict) -> Generated:
-    return finish(get_spec(DOMAIN), size, split, layout, plan, params)
+    return finish(SPEC, size, split, layout, plan, params)

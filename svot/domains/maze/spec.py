@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
-from svot.domains.grid import cell_name, parse_cell
+from svot.kernel.spec import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.kernel.grid import cell_name, parse_cell
 from svot.domains.maze.table5 import TABLE5
 from svot.domains.maze import look as look_module
 from svot.domains.maze import wording as wording_module
@@ -13,7 +13,7 @@ class MazeSpec(DomainSpec):
     name = "maze"
     title = "Maze"
     pddl = "maze"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (5, 6, 7)
     kinds = ("player", "wall", "goal")
@@ -47,12 +47,9 @@ class MazeSpec(DomainSpec):
         return out
 
     # --- generation and solving ---
-    generator_module = "svot.domains.maze.generator"
     table5 = TABLE5
 
     # --- envs and rendering ---
-    env_entry_point = "svot.domains.maze.env:MazeEnv"
-    vector_entry_point = "svot.domains.maze.env:MazeVectorEnv"
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
         return look_module.random_state(self.name, size, rng, density)
@@ -67,3 +64,7 @@ class MazeSpec(DomainSpec):
         6: {"train": 8164, "val": 982, "test_id": 1956, "test_ood": 3164},
         7: {"train": 8544, "val": 1166, "test_id": 2326, "test_ood": 3372},
     }
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = MazeSpec()

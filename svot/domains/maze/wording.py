@@ -5,8 +5,8 @@ Read through :class:`~svot.domains.maze.MazeSpec` by :mod:`svot.dataset`.
 
 from __future__ import annotations
 
-from svot.domains.distractors import near_cells, same_line
-from svot.domains.phrases import ADJ, WALL, coordinates_text
+from svot.kernel.distractors import near_cells, same_line
+from svot.kernel.phrases import ADJ, WALL, coordinates_text
 
 PHRASES = {"adj": ADJ, "wall": WALL}
 

@@ -7,6 +7,10 @@ description, reasoning phrases, goal fields, distractor rules) and ``env`` (the 
 its documentation, and its vector env). The dynamics are ``svot/domains_pddl/pacman.pddl``.
 """
 
-from svot.domains.pacman.spec import PacmanSpec
+from svot.domains.pacman import generator, solver
+from svot.domains.pacman.spec import SPEC, PacmanSpec
+from svot.kernel import GridDomain
 
-__all__ = ["PacmanSpec"]
+PACMAN = GridDomain(SPEC, generator, solver)
+
+__all__ = ["PACMAN", "PacmanSpec", "SPEC"]

@@ -1,5 +1,6 @@
 """The Pacman Gymnasium envs: the single env and its natively batched vector env."""
 
+from svot.domains.pacman import PACMAN
 from svot.envs.base import SVoTEnv
 from svot.envs.vector import SVoTVectorEnv
 
@@ -34,10 +35,10 @@ class PacmanEnv(SVoTEnv):
     ``SVoT/Pacman-{4,5,6}x{4,5,6}-v0`` and ``SVoT/Pacman-NxN-OOD-v0``.
     """
 
-    domain_name = "pacman"
+    domain = PACMAN
 
 
 class PacmanVectorEnv(SVoTVectorEnv):
     """Pacman, natively batched: ``gymnasium.make_vec("SVoT/Pacman-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
-    domain_name = "pacman"
+    domain = PACMAN

@@ -24,8 +24,8 @@ import functools
 
 import numpy as np
 
-from svot.domains import get_spec
-from svot.domains.grid import Cell
+from svot.domains.pacman.spec import SPEC
+from svot.kernel.grid import Cell
 from svot.domains.pacman.solver import greedy_plan, pacman_plan
 from svot.domains.pacman.table5 import TABLE5
 from svot.errors import ConfigError
@@ -62,7 +62,7 @@ def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
 
 
 def _package(size: int, split: str, layout: dict, params: dict) -> Generated:
-    return finish(get_spec(DOMAIN), size, split, layout, None, params)
+    return finish(SPEC, size, split, layout, None, params)
 
 
 def plan(gen: Generated) -> tuple[list[int], bool]:

@@ -1,14 +1,14 @@
 """Pacman's plans: the shortest one (Held-Karp over the coins) and the greedy one.
 
-``PacmanSpec.solver_module`` names this module: :func:`svot.problem_gen.solve`
+The domain object binds this module as its solver (``svot/domains/pacman/__init__.py``): :func:`svot.problem_gen.solve`
 calls :func:`solve`, and the generator plans with :func:`pacman_plan` (falling
 back to :func:`greedy_plan` beyond ``svot.problem_gen.optimal.MAX_ITEMS`` coins).
 """
 
 from __future__ import annotations
 
-from svot.domains.grid import Cell
-from svot.domains.pacman.spec import PacmanSpec
+from svot.kernel.grid import Cell
+from svot.domains.pacman.spec import SPEC
 from svot.pddl import Problem
 from svot.problem_gen.cells import cell_bfs, path_actions
 from svot.problem_gen.optimal import held_karp_plan, walk_floor
@@ -16,7 +16,7 @@ from svot.problem_gen.optimal import held_karp_plan, walk_floor
 
 def pacman_plan(size: int, player: Cell, coins) -> list[int] | None:
     """A shortest plan eating every coin (Held-Karp over the coins), or None beyond ``MAX_ITEMS``."""
-    return held_karp_plan(PacmanSpec.name, size, player, coins)
+    return held_karp_plan(SPEC, size, player, coins)
 
 
 def greedy_plan(size: int, player: Cell, coins) -> list[int]:
@@ -51,4 +51,4 @@ def solve(problem: Problem, state: dict, *, max_states: int, prune: bool, greedy
 def plan_length_floor(state: dict) -> int:
     """A lower bound on :func:`pacman_plan`'s length (a minimum spanning tree over the player and the
     coins, :func:`svot.problem_gen.optimal.walk_floor`): the dataset skips planning draws it rules out."""
-    return walk_floor(PacmanSpec.name, state["size"], tuple(state["player"]), state["coins"])
+    return walk_floor(SPEC, state["size"], tuple(state["player"]), state["coins"])

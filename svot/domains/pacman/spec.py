@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
-from svot.domains.grid import cell_name
+from svot.kernel.spec import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.kernel.grid import cell_name
 from svot.domains.pacman.table5 import TABLE5
 from svot.domains.pacman import look as look_module
 from svot.domains.pacman import wording as wording_module
@@ -13,7 +13,7 @@ class PacmanSpec(DomainSpec):
     name = "pacman"
     title = "Pacman"
     pddl = "pacman"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
     kinds = ("player", "coin")
@@ -53,10 +53,8 @@ class PacmanSpec(DomainSpec):
         return out
 
     # --- generation and solving ---
-    generator_module = "svot.domains.pacman.generator"
     table5 = TABLE5
     plan_optional = True  # no walls: every layout is solvable
-    solver_module = "svot.domains.pacman.solver"  # Held-Karp over the coins (or the greedy plan)
 
     def item_layout(self, size: int, player, items) -> dict:
         return {"domain": self.name, "size": size, "player": list(player), "coins": [list(c) for c in sorted(items)]}
@@ -65,8 +63,6 @@ class PacmanSpec(DomainSpec):
         return [tuple(c) for c in state["coins"]]
 
     # --- envs and rendering ---
-    env_entry_point = "svot.domains.pacman.env:PacmanEnv"
-    vector_entry_point = "svot.domains.pacman.env:PacmanVectorEnv"
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
         return look_module.random_state(self.name, size, rng, density)
@@ -86,3 +82,7 @@ class PacmanSpec(DomainSpec):
         5: {"train": 7426, "val": 846, "test_id": 1698, "test_ood": 2642},
         6: {"train": 7728, "val": 934, "test_id": 1910, "test_ood": 2974},
     }
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = PacmanSpec()

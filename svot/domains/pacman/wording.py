@@ -5,8 +5,8 @@ Read through :class:`~svot.domains.pacman.PacmanSpec` by :mod:`svot.dataset`.
 
 from __future__ import annotations
 
-from svot.domains.distractors import near_cells, near_counts
-from svot.domains.phrases import ADJ, Phrase, coordinates_text, fmt_cell
+from svot.kernel.distractors import near_cells, near_counts
+from svot.kernel.phrases import ADJ, Phrase, coordinates_text, fmt_cell
 
 PHRASES = {
     "adj": ADJ,

@@ -9,6 +9,10 @@ are ``svot/domains_pddl/questmaze.pddl``. RuleMaze's rules, tools and EM / PR me
 domain's problems (``tests/rulemaze/test_rulemaze_as_domain.py``).
 """
 
-from svot.domains.questmaze.spec import QuestMazeSpec
+from svot.domains.questmaze import generator
+from svot.domains.questmaze.spec import SPEC, QuestMazeSpec
+from svot.kernel import GridDomain
 
-__all__ = ["QuestMazeSpec"]
+QUESTMAZE = GridDomain(SPEC, generator)
+
+__all__ = ["QUESTMAZE", "QuestMazeSpec", "SPEC"]

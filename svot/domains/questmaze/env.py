@@ -1,5 +1,6 @@
 """The QuestMaze Gymnasium envs: the single env and its natively batched vector env."""
 
+from svot.domains.questmaze import QUESTMAZE
 from svot.envs.base import SVoTEnv
 from svot.envs.vector import SVoTVectorEnv
 
@@ -36,10 +37,10 @@ class QuestMazeEnv(SVoTEnv):
     Those of :class:`svot.envs.base.SVoTEnv`.
     """
 
-    domain_name = "questmaze"
+    domain = QUESTMAZE
 
 
 class QuestMazeVectorEnv(SVoTVectorEnv):
     """QuestMaze, natively batched: ``gymnasium.make_vec("SVoT/QuestMaze-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
-    domain_name = "questmaze"
+    domain = QUESTMAZE

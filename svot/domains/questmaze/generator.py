@@ -18,8 +18,8 @@ import operator
 
 import numpy as np
 
-from svot.domains import get_spec
-from svot.domains.grid import cell_name, cells
+from svot.domains.questmaze.spec import SPEC
+from svot.kernel.grid import cell_name, cells
 from svot.domains.passages import (PassageBits, edge_walls, inner_edges, maze_draws, maze_mask_from_draws, open_bits,
                                    pick_distinct, wall_marks)
 from svot.domains.questmaze.look import ITEMS, TARGETS
@@ -95,7 +95,7 @@ class _InitBits:
     there (free off, the item on); ``maze(opened)``: a maze's edge bits and walls (:class:`PassageBits`)."""
 
     def __init__(self, size: int):
-        self.grounding = g = shared_grounding(DOMAIN, size)
+        self.grounding = g = shared_grounding(SPEC, size)
         bit = g.task.bit
         self.at, self.free = cell_bits(g, size, ("at", "free"))
         names = [cell_name(c) for c in cells(size)]
@@ -103,7 +103,7 @@ class _InitBits:
         self.item = [[bit[("item-at", c, i)] for c in names] for i in ITEMS]
         self.all_free = functools.reduce(operator.or_, self.free)
         self.swap = [[b | f for b, f in zip(row, self.free)] for row in self.item]
-        self.maze = PassageBits(size, open_bits(bit, size), wall_marks(size, get_spec(DOMAIN).kinds))
+        self.maze = PassageBits(size, open_bits(bit, size), wall_marks(size, SPEC.kinds))
         self.goal_pos = bit[("ended",)]
         self.n2 = n2 = size * size
         self._placed: list = [None] * n2 ** 3
@@ -119,7 +119,7 @@ class _InitBits:
         return got
 
 
-_init_bits = kept_per_size(DOMAIN, _InitBits)
+_init_bits = kept_per_size(SPEC, _InitBits)
 
 
 def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
@@ -139,4 +139,4 @@ def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:
-    return finish_connected(get_spec(DOMAIN), size, split, _layout(size, drawn), sampling_params(size, split), False)
+    return finish_connected(SPEC, size, split, _layout(size, drawn), sampling_params(size, split), False)

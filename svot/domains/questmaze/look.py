@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 
-from svot.domains.grid import cells
+from svot.kernel.grid import cells
 
 FLOOR = (186, 222, 160)
 TARGETS = ("princess", "treasure")

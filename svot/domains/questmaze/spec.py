@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, player_of
-from svot.domains.grid import cell_name, cells, grid_objects, parse_cell, sorted_cells
+from svot.kernel.spec import DomainSpec, Field, add_kind, player_of
+from svot.kernel.grid import cell_name, cells, grid_objects, parse_cell, sorted_cells
 from svot.domains.passages import add_wall_kinds, open_atoms, walls_from_open
 from svot.domains.questmaze import look as look_module
 from svot.domains.questmaze import wording as wording_module
@@ -19,7 +19,7 @@ class QuestMazeSpec(DomainSpec):
     name = "questmaze"
     title = "QuestMaze"
     pddl = "questmaze"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # preconditions, what each move does, the goal fields
     sizes = (3, 4)
     kinds = ("player", "princess", "treasure", "key", "heart", "food", "wall_right", "wall_down")
@@ -93,7 +93,6 @@ class QuestMazeSpec(DomainSpec):
         return look_module.random_state(self.name, size, rng, density)
 
     # --- generation and solving ---
-    generator_module = "svot.domains.questmaze.generator"
     plan_optional = True  # every sampled maze is connected: a target is always reachable
 
     # --- envs and rendering ---
@@ -102,8 +101,6 @@ class QuestMazeSpec(DomainSpec):
     # (open ...) passage, the same all episode.
     kind_argument_predicates = frozenset({"item-at", "target-at"})
 
-    env_entry_point = "svot.domains.questmaze.env:QuestMazeEnv"
-    vector_entry_point = "svot.domains.questmaze.env:QuestMazeVectorEnv"
 
     # --- RuleMaze ---
     rulemaze_scenario = SCENARIO  # its rules, pools and exports (svot.rulemaze.scenario)
@@ -120,3 +117,6 @@ def _by_item(atoms, pred: str) -> dict[str, list[list[int]]]:
             found.setdefault(a[2], []).append(parse_cell(a[1]))
     return {i: sorted_cells(found[i]) for i in ITEMS if i in found}
 
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = QuestMazeSpec()

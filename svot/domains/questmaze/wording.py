@@ -1,12 +1,12 @@
 """QuestMaze in the datasets' words: its preconditions and what each move does.
 
 Read through :class:`~svot.domains.questmaze.QuestMazeSpec` by :mod:`svot.dataset`; every other
-wording hook keeps the generic default (:class:`~svot.domains.DomainSpec`).
+wording hook keeps the generic default (:class:`~svot.kernel.DomainSpec`).
 """
 
 from __future__ import annotations
 
-from svot.domains.phrases import PASSAGE, Phrase
+from svot.kernel.phrases import PASSAGE, Phrase
 
 PHRASES = {
     "open": PASSAGE,

@@ -11,6 +11,10 @@ RuleMaze's rules, tools and EM / PR metrics (:mod:`svot.rulemaze`) sit on top: t
 writes for an open-grid maze are this domain's problems (``tests/rulemaze/test_rulemaze_as_domain.py``).
 """
 
-from svot.domains.questmaze5.spec import OpenQuestMazeSpec
+from svot.domains.questmaze5 import generator
+from svot.domains.questmaze5.spec import SPEC, OpenQuestMazeSpec
+from svot.kernel import GridDomain
 
-__all__ = ["OpenQuestMazeSpec"]
+QUESTMAZE5 = GridDomain(SPEC, generator)
+
+__all__ = ["OpenQuestMazeSpec", "QUESTMAZE5", "SPEC"]

@@ -1,5 +1,6 @@
 """The OpenQuestMaze Gymnasium envs: the single env and its natively batched vector env."""
 
+from svot.domains.questmaze5 import QUESTMAZE5
 from svot.envs.base import SVoTEnv
 from svot.envs.vector import SVoTVectorEnv
 
@@ -38,10 +39,10 @@ class OpenQuestMazeEnv(SVoTEnv):
     Those of :class:`svot.envs.base.SVoTEnv`.
     """
 
-    domain_name = "questmaze5"
+    domain = QUESTMAZE5
 
 
 class OpenQuestMazeVectorEnv(SVoTVectorEnv):
     """OpenQuestMaze, natively batched: ``gymnasium.make_vec("SVoT/OpenQuestMaze-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
-    domain_name = "questmaze5"
+    domain = QUESTMAZE5

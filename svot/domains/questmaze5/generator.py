@@ -23,14 +23,9 @@ from itertools import compress
 
 import numpy as np
 
-from svot.domains import get_spec
-from svot.domains.grid import cell_name, cells
-from svot.domains.passages import (
-    inner_edges,
-    maze_draws,
-    maze_mask_from_draws,
-    pick_distinct,
-)
+from svot.domains.questmaze5.spec import SPEC
+from svot.kernel.grid import cell_name, cells
+from svot.domains.passages import inner_edges, maze_draws, maze_mask_from_draws, pick_distinct
 from svot.domains.questmaze5.look import ITEMS, TARGETS
 from svot.errors import ConfigError
 from svot.problem_gen.common import Draw, Generated, finish_connected
@@ -113,7 +108,7 @@ class _InitBits:
     monster when closed), the cells that are always monsters, and the goal ``(ended)``."""
 
     def __init__(self, size: int):
-        self.grounding = g = shared_grounding(DOMAIN, size)
+        self.grounding = g = shared_grounding(SPEC, size)
         bit = g.task.bit
         m = logical_size(size)
         names = {cell: cell_name(cell) for cell in cells(size)}
@@ -130,7 +125,7 @@ class _InitBits:
         self.goal_pos = bit[("ended",)]
 
 
-_init_bits = kept_per_size(DOMAIN, _InitBits)
+_init_bits = kept_per_size(SPEC, _InitBits)
 
 
 def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
@@ -155,4 +150,4 @@ def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:
-    return finish_connected(get_spec(DOMAIN), size, split, _layout(size, drawn), sampling_params(size, split), False)
+    return finish_connected(SPEC, size, split, _layout(size, drawn), sampling_params(size, split), False)

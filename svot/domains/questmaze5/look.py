@@ -8,7 +8,7 @@ too close to the generic heart and food at small tiles; RuleMaze's own renderer,
 
 from __future__ import annotations
 
-from svot.domains.grid import cells
+from svot.kernel.grid import cells
 
 FLOOR = (186, 222, 160)
 TARGETS = ("princess", "treasure")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
-from svot.domains.grid import adjacency_atoms, cell_name, cells, grid_objects, parse_cell, sorted_cells
+from svot.kernel.spec import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.kernel.grid import adjacency_atoms, cell_name, cells, grid_objects, parse_cell, sorted_cells
 from svot.domains.questmaze5 import look as look_module
 from svot.domains.questmaze5 import wording as wording_module
 from svot.domains.questmaze5.look import ITEMS, MONSTER, TARGETS
@@ -19,7 +19,7 @@ class OpenQuestMazeSpec(DomainSpec):
     name = "questmaze5"
     title = "OpenQuestMaze"
     pddl = "questmaze5"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # preconditions, what each move does, the goal fields
     sizes = (5, 7)  # logical 3x3 (the paper's) and 4x4 mazes: side 2n - 1
     kinds = ("player", "princess", "treasure", "key", "heart", "food", MONSTER)
@@ -92,7 +92,6 @@ class OpenQuestMazeSpec(DomainSpec):
         return look_module.random_state(self.name, size, rng, density)
 
     # --- generation and solving ---
-    generator_module = "svot.domains.questmaze5.generator"
     plan_optional = True  # every sampled maze is connected: a target is always reachable
 
     # --- envs and rendering ---
@@ -100,8 +99,6 @@ class OpenQuestMazeSpec(DomainSpec):
     # draws nothing (a collected item is gone); (monster ?c) draws the monster by its name.
     kind_argument_predicates = frozenset({"item-at", "target-at"})
 
-    env_entry_point = "svot.domains.questmaze5.env:OpenQuestMazeEnv"
-    vector_entry_point = "svot.domains.questmaze5.env:OpenQuestMazeVectorEnv"
 
     # --- scoring ---
     state_fields = ("action", "player", "items", "collected", "reached")
@@ -114,3 +111,7 @@ def _by_name(atoms, pred: str, names: tuple[str, ...]) -> dict[str, list[list[in
         if a[0] == pred:
             found.setdefault(a[2], []).append(parse_cell(a[1]))
     return {k: sorted_cells(found[k]) for k in names if k in found}
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = OpenQuestMazeSpec()

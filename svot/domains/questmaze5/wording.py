@@ -1,12 +1,12 @@
 """OpenQuestMaze in the datasets' words: its preconditions and what each move does.
 
 Read through :class:`~svot.domains.questmaze5.OpenQuestMazeSpec` by :mod:`svot.dataset`; every
-other wording hook keeps the generic default (:class:`~svot.domains.DomainSpec`).
+other wording hook keeps the generic default (:class:`~svot.kernel.DomainSpec`).
 """
 
 from __future__ import annotations
 
-from svot.domains.phrases import ADJ, Phrase
+from svot.kernel.phrases import ADJ, Phrase
 
 
 def _no_way_in(args: list) -> str:

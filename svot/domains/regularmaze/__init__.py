@@ -9,6 +9,10 @@ hooks), ``look`` (floor, sprites, label combinations, sample states), ``wording`
 (``tests/rulemaze/test_rulemaze_as_domain.py``).
 """
 
-from svot.domains.regularmaze.spec import RegularMazeSpec
+from svot.domains.regularmaze import generator
+from svot.domains.regularmaze.spec import SPEC, RegularMazeSpec
+from svot.kernel import GridDomain
 
-__all__ = ["RegularMazeSpec"]
+REGULARMAZE = GridDomain(SPEC, generator)
+
+__all__ = ["REGULARMAZE", "RegularMazeSpec", "SPEC"]

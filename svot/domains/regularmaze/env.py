@@ -1,5 +1,6 @@
 """The RegularMaze Gymnasium envs: the single env and its natively batched vector env."""
 
+from svot.domains.regularmaze import REGULARMAZE
 from svot.envs.base import SVoTEnv
 from svot.envs.vector import SVoTVectorEnv
 
@@ -36,10 +37,10 @@ class RegularMazeEnv(SVoTEnv):
     Those of :class:`svot.envs.base.SVoTEnv`.
     """
 
-    domain_name = "regularmaze"
+    domain = REGULARMAZE
 
 
 class RegularMazeVectorEnv(SVoTVectorEnv):
     """RegularMaze, natively batched: ``gymnasium.make_vec("SVoT/RegularMaze-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
-    domain_name = "regularmaze"
+    domain = REGULARMAZE

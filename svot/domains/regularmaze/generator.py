@@ -17,8 +17,8 @@ import functools
 
 import numpy as np
 
-from svot.domains import get_spec
-from svot.domains.grid import cell_name, cells
+from svot.domains.regularmaze.spec import SPEC
+from svot.kernel.grid import cell_name, cells
 from svot.domains.passages import (PassageBits, edge_walls, inner_edges, maze_draws, maze_mask_from_draws, open_bits,
                                    pick_distinct, wall_marks)
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
@@ -83,7 +83,7 @@ class _InitBits:
     cell index and edge index, and the goal ``(at goal)`` per cell."""
 
     def __init__(self, size: int):
-        self.grounding = g = shared_grounding(DOMAIN, size)
+        self.grounding = g = shared_grounding(SPEC, size)
         bit = g.task.bit
         self.at, self.goal = cell_bits(g, size, ("at", "goal"))
         names = [cell_name(c) for c in cells(size)]
@@ -91,10 +91,10 @@ class _InitBits:
         self.start_zone = [bit[("zone", c, START_COLOUR)] for c in names]
         self.goal_zone = [bit[("zone", c, GOAL_COLOUR)] for c in names]
         # a maze's edge bits and walls, by its open edges as bits
-        self.maze = PassageBits(size, open_bits(bit, size), wall_marks(size, get_spec(DOMAIN).kinds))
+        self.maze = PassageBits(size, open_bits(bit, size), wall_marks(size, SPEC.kinds))
 
 
-_init_bits = kept_per_size(DOMAIN, _InitBits)
+_init_bits = kept_per_size(SPEC, _InitBits)
 
 
 def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
@@ -114,4 +114,4 @@ def sample(size: int, split: str, rng: np.random.Generator) -> Draw:
 
 
 def _package(size: int, split: str, drawn: tuple) -> Generated:
-    return finish_connected(get_spec(DOMAIN), size, split, _layout(size, drawn), sampling_params(size, split), False)
+    return finish_connected(SPEC, size, split, _layout(size, drawn), sampling_params(size, split), False)

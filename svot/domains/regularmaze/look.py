@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 
-from svot.domains.grid import cells
+from svot.kernel.grid import cells
 
 FLOOR = (255, 255, 255)
 #: The zone colours rules speak of (RuleMaze's palette, less the start's green and the goal's red).

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, player_of
-from svot.domains.grid import cell_name, grid_objects, parse_cell, sorted_cells
+from svot.kernel.spec import DomainSpec, Field, add_kind, player_of
+from svot.kernel.grid import cell_name, grid_objects, parse_cell, sorted_cells
 from svot.domains.passages import add_wall_kinds, open_atoms, walls_from_open
 from svot.domains.regularmaze import look as look_module
 from svot.domains.regularmaze import wording as wording_module
@@ -16,7 +16,7 @@ class RegularMazeSpec(DomainSpec):
     name = "regularmaze"
     title = "RegularMaze"
     pddl = "regularmaze"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # the passage precondition, what a move does, the goal fields
     sizes = (3, 4)
     kinds = ("player", "start", "goal", *(f"zone_{z}" for z in ZONES), "wall_right", "wall_down")
@@ -83,7 +83,6 @@ class RegularMazeSpec(DomainSpec):
         return look_module.random_state(self.name, size, rng, density)
 
     # --- generation and solving ---
-    generator_module = "svot.domains.regularmaze.generator"
     plan_optional = True  # every sampled maze is connected: the goal is always reachable
 
     # --- envs and rendering ---
@@ -94,8 +93,6 @@ class RegularMazeSpec(DomainSpec):
             return ["start"]
         return super().atom_kind_names(pred, rest)
 
-    env_entry_point = "svot.domains.regularmaze.env:RegularMazeEnv"
-    vector_entry_point = "svot.domains.regularmaze.env:RegularMazeVectorEnv"
 
     # --- RuleMaze ---
     rulemaze_scenario = SCENARIO  # its rules, pools and exports (svot.rulemaze.scenario)
@@ -103,3 +100,7 @@ class RegularMazeSpec(DomainSpec):
     # --- scoring ---
     state_fields = ("action", "player")
     constant_fields = ("start", "goal", "zones", "walls_right", "walls_down")
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = RegularMazeSpec()

@@ -1,13 +1,13 @@
 """RegularMaze in the datasets' words: its one precondition and what a move does.
 
 Read through :class:`~svot.domains.regularmaze.RegularMazeSpec` by :mod:`svot.dataset`; every
-other wording hook keeps the generic default (:class:`~svot.domains.DomainSpec`). The zones are
+other wording hook keeps the generic default (:class:`~svot.kernel.DomainSpec`). The zones are
 static facts no action reads: rules (svot.rulemaze), not dynamics, give them meaning.
 """
 
 from __future__ import annotations
 
-from svot.domains.phrases import PASSAGE
+from svot.kernel.phrases import PASSAGE
 
 PHRASES = {"open": PASSAGE}
 

@@ -7,6 +7,10 @@ description, reasoning phrases, goal fields, distractor rules) and ``env`` (the 
 its documentation, and its vector env). The dynamics are ``svot/domains_pddl/sokoban.pddl``.
 """
 
-from svot.domains.sokoban.spec import SokobanSpec
+from svot.domains.sokoban import generator, solver
+from svot.domains.sokoban.spec import SPEC, SokobanSpec
+from svot.kernel import GridDomain
 
-__all__ = ["SokobanSpec"]
+SOKOBAN = GridDomain(SPEC, generator, solver)
+
+__all__ = ["SOKOBAN", "SPEC", "SokobanSpec"]

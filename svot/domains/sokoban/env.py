@@ -1,5 +1,6 @@
 """The Sokoban Gymnasium envs: the single env and its natively batched vector env."""
 
+from svot.domains.sokoban import SOKOBAN
 from svot.envs.base import SVoTEnv
 from svot.envs.vector import SVoTVectorEnv
 
@@ -36,10 +37,10 @@ class SokobanEnv(SVoTEnv):
     ``SVoT/Sokoban-{4,5,6}x{4,5,6}-v0`` and ``SVoT/Sokoban-NxN-OOD-v0``.
     """
 
-    domain_name = "sokoban"
+    domain = SOKOBAN
 
 
 class SokobanVectorEnv(SVoTVectorEnv):
     """Sokoban, natively batched: ``gymnasium.make_vec("SVoT/Sokoban-NxN-v0", num_envs=...)`` (see :mod:`svot.envs.vector`)."""
 
-    domain_name = "sokoban"
+    domain = SOKOBAN

@@ -32,8 +32,8 @@ import math
 
 import numpy as np
 
-from svot.domains import get_spec
-from svot.domains.grid import Cell, cell_name
+from svot.domains.sokoban.spec import SPEC
+from svot.kernel.grid import Cell, cell_name
 from svot.domains.sokoban.screen import MAX_SIZE as MAX_SCREEN_SIZE, surviving_rows
 from svot.domains.sokoban.table5 import TABLE5
 from svot.engine.search import SearchResult
@@ -56,7 +56,7 @@ MAX_STATES = 200_000
 
 def sampling_params(size: int, split: str, rng: np.random.Generator | None = None) -> dict:
     density = TABLE5["wall_density"][split]
-    lo, hi = TABLE5["blocks"][nearest_table_size(DOMAIN, size)][split]
+    lo, hi = TABLE5["blocks"][nearest_table_size(SPEC, size)][split]
     walls = count_for(density, size * size)
     if size * size - walls < 1 + 2 * hi:
         raise ConfigError(
@@ -275,9 +275,9 @@ def dead_masks(bound: Bound, layout: dict) -> tuple[int, list[int]]:
 
 def search(problem, layout: dict | None = None, *, prune: bool = True, max_states: int = MAX_STATES) -> SearchResult:
     """Breadth-first search on the grounded engine, with the pruning above unless ``prune=False``."""
-    spec = get_spec(DOMAIN)
+    spec = SPEC
     size = spec.size_of(problem)
-    grounding = shared_grounding(DOMAIN, size)
+    grounding = shared_grounding(SPEC, size)
     bound = grounding.bind(problem)
     if layout is None:
         layout = spec.state_dict(problem.init, size)
@@ -310,7 +310,7 @@ class AtomBits:
     """The shared grounding's bits of ``(at c)``, ``(wall c)``, ``(block c)``, ``(goal c)`` by cell index ``r * N + c``."""
 
     def __init__(self, size: int):
-        self.grounding = shared_grounding(DOMAIN, size)
+        self.grounding = shared_grounding(SPEC, size)
         self.at, self.wall, self.block, self.goal = cell_bits(self.grounding, size, ("at", "wall", "block", "goal"))
         self.windows = [
             (1 << (r * size + c)) | (1 << (r * size + c + 1)) | (1 << ((r + 1) * size + c)) | (1 << ((r + 1) * size + c + 1))
@@ -329,7 +329,7 @@ class AtomBits:
         return out
 
 
-atom_bits = kept_per_size(DOMAIN, AtomBits)
+atom_bits = kept_per_size(SPEC, AtomBits)
 
 
 def initial_bits(t: AtomBits, walls: int, blocks: int, drawn: list[int]) -> tuple[int, int, int, int]:
@@ -470,7 +470,7 @@ def _screened(size: int, walls: int, blocks: int, rows: np.ndarray):
 
 def _package(size: int, split: str, params: dict, drawn: list[int], plan: list[int] | None) -> Generated:
     layout = layout_from_draw(size, params["walls"], params["blocks"], drawn)
-    return finish(get_spec(DOMAIN), size, split, layout, plan, params)
+    return finish(SPEC, size, split, layout, plan, params)
 
 
 def _quick_reject_draw(size: int, walls: int, blocks: int, drawn: list[int]) -> bool:

@@ -1,6 +1,6 @@
 """Sokoban's plans: breadth-first search on the grounded engine, skipping provably dead states.
 
-``SokobanSpec.solver_module`` names this module: :func:`svot.problem_gen.solve`
+The domain object binds this module as its solver (``svot/domains/sokoban/__init__.py``): :func:`svot.problem_gen.solve`
 calls :func:`solve`. The search and its pruning are the generator's
 (:func:`svot.domains.sokoban.generator.search`); pruning changes neither the
 verdict nor the plan, only the time.

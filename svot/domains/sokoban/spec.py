@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from svot.domains.base import DomainSpec, Field, add_kind, cells_of, player_of
-from svot.domains.grid import cell_name
+from svot.kernel.spec import DomainSpec, Field, add_kind, cells_of, player_of
+from svot.kernel.grid import cell_name
 from svot.domains.sokoban.table5 import TABLE5
 from svot.domains.sokoban import look as look_module
 from svot.domains.sokoban import wording as wording_module
@@ -13,7 +13,7 @@ class SokobanSpec(DomainSpec):
     name = "sokoban"
     title = "Sokoban"
     pddl = "sokoban"
-    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.domains.base.LOOK_VALUES)
+    look = look_module  # floor, sprites, ANSI characters, label combinations (svot.kernel.spec.LOOK_VALUES)
     wording = wording_module  # phrases, goal fields, question, description, distractor rules
     sizes = (4, 5, 6)
     # solvability is a search, but plan=False asks it for a verdict only (the generator's search_draw):
@@ -57,13 +57,9 @@ class SokobanSpec(DomainSpec):
         return out
 
     # --- generation and solving ---
-    generator_module = "svot.domains.sokoban.generator"
     table5 = TABLE5
-    solver_module = "svot.domains.sokoban.solver"  # BFS that skips provably dead states (same plan)
 
     # --- envs and rendering ---
-    env_entry_point = "svot.domains.sokoban.env:SokobanEnv"
-    vector_entry_point = "svot.domains.sokoban.env:SokobanVectorEnv"
 
     def random_state(self, size: int, rng, density: float | None) -> dict:
         return look_module.random_state(self.name, size, rng, density)
@@ -78,3 +74,7 @@ class SokobanSpec(DomainSpec):
         5: {"train": 7146, "val": 936, "test_id": 1864, "test_ood": 2704},
         6: {"train": 8362, "val": 1112, "test_id": 2216, "test_ood": 3136},
     }
+
+
+# the domain's one spec: its sampler, solver and env are bound to this instance
+SPEC = SokobanSpec()

@@ -5,8 +5,8 @@ Read through :class:`~svot.domains.sokoban.SokobanSpec` by :mod:`svot.dataset`.
 
 from __future__ import annotations
 
-from svot.domains.distractors import MAX_DISTANCE, cells_near, near_cells
-from svot.domains.phrases import ADJ, WALL, Phrase, coordinates_text, fmt_cell
+from svot.kernel.distractors import MAX_DISTANCE, cells_near, near_cells
+from svot.kernel.phrases import ADJ, WALL, Phrase, coordinates_text, fmt_cell
 
 PHRASES = {
     "adj": ADJ,

@@ -1,6 +1,6 @@
 """Building blocks of four-choice distractors (SVoT A.7), and the generic rules a new domain gets.
 
-A leaf of :mod:`svot.domains` (stdlib only), so a domain's own distractor rules
+A leaf of :mod:`svot.kernel` (stdlib only), so a domain's own distractor rules
 (``svot/domains/<name>/wording.py``) and the shared :mod:`svot.dataset.choices`
 (which re-exports these names) use the same distance, cells and counts.
 

@@ -1,6 +1,6 @@
 """How the datasets put a domain into words: the phrase type, argument formats, generic defaults.
 
-A leaf of :mod:`svot.domains` (it imports only :mod:`svot.domains.grid` and
+A leaf of :mod:`svot.kernel` (it imports only :mod:`svot.kernel.grid` and
 :mod:`svot.pddl`), so both a domain's own wording (``svot/domains/<name>/wording.py``)
 and the shared dataset layer (:mod:`svot.dataset.wording`, which re-exports these
 names) can use it. The ``generic_*`` functions are what a domain registered
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from svot.domains.grid import parse_cell
+from svot.kernel.grid import parse_cell
 from svot.numbers import is_ascii_digits
 from svot.pddl.domain import Operator
 
@@ -95,7 +95,7 @@ def _closed_side(args: list) -> str:
 #: A walled grid's passages, (open ?from ?dir ?to) (svot.domains.passages): the border is walled too.
 PASSAGE = Phrase(subject=0, pos="has an open passage {1}", pos_fail=_closed_side, reason="wall")
 
-# Phrases of the grid predicates (svot.domains.grid) and the commonest obstacle.
+# Phrases of the grid predicates (svot.kernel.grid) and the commonest obstacle.
 ADJ = Phrase(subject=2, pos="is inside the grid", pos_fail=_edge, reason="edge")
 RAY = Phrase(subject=3, pos="is inside the grid", pos_fail=_ray_edge, reason="edge")
 WALL = Phrase(subject=0, neg="is not a wall", neg_fail="{0} is a wall", reason="wall")
@@ -164,7 +164,7 @@ def generic_operator_text(op: Operator) -> str:
 
 # --------------------------------------------------------------------------- answers
 
-#: How a free-response answer writes a field's value, by field kind (:class:`svot.domains.Field`).
+#: How a free-response answer writes a field's value, by field kind (:class:`svot.kernel.Field`).
 FORMATS = {
     "cell": "(row, column)",
     "cells": "(row, column), (row, column), ... (row-major order)",

@@ -14,10 +14,10 @@ from typing import Any, ClassVar, Mapping
 
 import numpy as np
 
-from svot.domains import grid
-from svot.domains.distractors import generic_pools, generic_problems, same_line
-from svot.domains.grid import DIRECTIONS, Cell
-from svot.domains.phrases import (
+from svot.kernel import grid
+from svot.kernel.distractors import generic_pools, generic_problems, same_line
+from svot.kernel.grid import DIRECTIONS, Cell
+from svot.kernel.phrases import (
     ADJ,
     FORMATS,
     Phrase,
@@ -51,7 +51,7 @@ class Field:
     kind: str
 
 
-# What the generic description says of the grid's adjacency predicate (svot.domains.grid).
+# What the generic description says of the grid's adjacency predicate (svot.kernel.grid).
 ADJ_MEANING = " and (adj ?a ?dir ?b) that cell ?b is next to cell ?a in direction ?dir, inside the grid"
 
 # A spec may declare its domain's ``look`` and ``wording`` modules (svot/domains/<name>/look.py and
@@ -284,14 +284,8 @@ class DomainSpec:
     # (svot.envs.failure; tests/envs/test_failure_atoms.py holds it equal to is_failure).
     failure_atoms: ClassVar[tuple[tuple[str, str], ...]] = ()
 
-    # --- envs and rendering: env class, vector env, sprites, ANSI characters, labels ------------
-
-    # svot.envs.registration registers ``SVoT/<title>-NxN[-OOD]-v0`` with these gymnasium entry
-    # points ("module:Class" strings, imported when an env is made). None: the domain has no env
-    # class of its own (svot.extend.register_domain makes one) / no native vector env (make_vec
-    # then wraps the single env).
-    env_entry_point: ClassVar[str | None] = None
-    vector_entry_point: ClassVar[str | None] = None
+    # --- envs and rendering: sprites, ANSI characters, labels ------------------------------------
+    # (a domain's env classes are its folder's env.py, bound to the registry by svot.domains)
     # predicates whose other argument is the kind they draw: (item-at ?c key) draws the kind "key"
     kind_argument_predicates: ClassVar[frozenset[str]] = frozenset()
     # RuleMaze: the scenario object (svot.rulemaze.scenario.Scenario) of a domain whose mazes carry
@@ -349,28 +343,18 @@ class DomainSpec:
             f"random_state knows no domain {self.name!r}: its DomainSpec defines no random_state(size, rng, density)"
         )
 
-    # --- generation and solving: the generator, its Table 5 row, the solver -------------------------
-    # Read by svot.problem_gen (generate, sampling_params, solve, PARAMS). The generator and the solver
-    # are named by module path, not imported: they import svot.problem_gen, which imports this registry.
-
-    # Module with ``generate(size, split, rng) -> Generated`` and ``sampling_params(size, split)``,
-    # imported by svot.problem_gen on first use. None: the generator is registered instead
-    # (svot.extend.register_domain(spec, generator) calls svot.problem_gen.register_generator).
-    generator_module: ClassVar[str | None] = None
+    # --- generation and solving: the Table 5 row ----------------------------------------------------
+    # Read by svot.problem_gen. The sampler and the solver are not the spec's: they import it, and a
+    # GridDomain (svot.kernel.domain) binds the three.
 
     # Table 5's sampling parameters (ID and OOD values: densities, counts), as data; the sizes are
-    # ``sizes``. svot.problem_gen.PARAMS[name] is {"sizes": sizes, **table5}. A new domain has none.
+    # ``sizes``. svot.domains.PARAMS[name] is {"sizes": sizes, **table5}. A new domain has none.
     table5: ClassVar[dict[str, Any]] = {}
 
-    # True when the generator can tell a layout solvable without a plan (its own check, no obstacles, or
-    # a search asked only for its verdict): generate(..., plan=False) then calls the generator's
-    # generate(..., plan=False), which skips planning. False: the generator always plans.
+    # True when the sampler can tell a layout solvable without a plan (its own check, no obstacles, or
+    # a search asked only for its verdict): svot.problem_gen.generate(..., plan=False) then leaves the
+    # plan to be computed when asked for. False: generate always plans.
     plan_optional: ClassVar[bool] = False
-
-    # Module with ``solve(problem, state, *, max_states, prune, greedy) -> list[int] | None``, which
-    # svot.problem_gen.solve calls (``state`` is the problem's initial state dict). None: a shortest
-    # plan by breadth-first search on the grounded engine, which works for any domain.
-    solver_module: ClassVar[str | None] = None
 
     def item_layout(self, size: int, player: Cell, items: list[Cell]) -> dict:
         """A state dict with the player on ``player`` and one item on each of ``items``.
@@ -391,7 +375,7 @@ class DomainSpec:
     # the built-in domains override them with their own words (svot/domains/<name>/wording.py).
 
     #: transitions: how a precondition predicate reads (predicate -> Phrase); a predicate not
-    #: listed reads from its name (:func:`svot.domains.phrases.generic_phrase`).
+    #: listed reads from its name (:func:`svot.kernel.phrases.generic_phrase`).
     phrases: ClassVar[Mapping[str, Phrase]] = {"adj": ADJ}
     #: transitions: predicates a chain never states (the player's own position, bookkeeping).
     silent_predicates: ClassVar[frozenset[str]] = frozenset({"at"})
@@ -523,17 +507,17 @@ REQUIRED_HOOKS = ("problem_from_state", "state_dict", "cell_kinds")
 def check_spec(spec: DomainSpec) -> None:
     """Refuse a spec that leaves out a required piece or sets one of the wrong shape.
 
-    :func:`svot.domains.register_spec` calls it, so that a new domain fails at registration,
+    :func:`svot.domains.register` calls it, so that a new domain fails at registration,
     with every missing name in one message, rather than deep inside an env or an export.
     """
     cls = type(spec)
     where = f"{cls.__module__}.{cls.__qualname__}"
     if not isinstance(spec, DomainSpec):
-        raise ConfigError(f"a domain spec must be a svot.domains.DomainSpec instance, got {where}")
+        raise ConfigError(f"a domain spec must be a svot.kernel.DomainSpec instance, got {where}")
     missing = [a for a in REQUIRED_ATTRIBUTES if not hasattr(spec, a)]
     missing += [f"{h}()" for h in REQUIRED_HOOKS if getattr(cls, h) is getattr(DomainSpec, h)]
     if missing:
-        raise ConfigError(f"{where} does not set {', '.join(missing)}: every DomainSpec must (svot.domains.base)")
+        raise ConfigError(f"{where} does not set {', '.join(missing)}: every DomainSpec must (svot.kernel.spec)")
     problems = []
     if not isinstance(spec.name, str) or not spec.name or spec.name != spec.name.lower():
         problems.append(f"name {spec.name!r} must be a non-empty lower-case string (the registry key)")
@@ -547,7 +531,7 @@ def check_spec(spec: DomainSpec) -> None:
             or len(set(spec.kinds)) != len(spec.kinds):
         problems.append(f"kinds {spec.kinds!r} must be a tuple of distinct non-empty strings")
     if not isinstance(spec.fields, tuple) or not all(isinstance(f, Field) for f in spec.fields):
-        problems.append("fields must be a tuple of svot.domains.Field")
+        problems.append("fields must be a tuple of svot.kernel.Field")
     elif len({f.key for f in spec.fields}) != len(spec.fields):
         problems.append(f"field keys {[f.key for f in spec.fields]} must be distinct")
     if problems:
