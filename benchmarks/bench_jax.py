@@ -35,7 +35,7 @@ import numpy as np
 import svot  # noqa: F401  (registers the ids)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_peers import _SVOT_TO_JUMANJI_MOVE, _jumanji_maze, _jumanji_sokoban, _levels  # noqa: E402
+from bench_peers import _SVOT_TO_JUMANJI_MOVE, _fmt, _jumanji_maze, _jumanji_sokoban, _levels  # noqa: E402
 
 DOMAIN_IDS = {
     "maze": "SVoT/Maze-7x7-v0", "frozenlake": "SVoT/FrozenLake-6x6-v0", "sokoban": "SVoT/Sokoban-6x6-v0",
@@ -102,12 +102,6 @@ def jumanji_rate(jax, peer, n: int, seed: int, seconds: float):
     env = VmapAutoResetWrapper(peer)
     moves = jax.numpy.asarray(_SVOT_TO_JUMANJI_MOVE, jax.numpy.int32)
     return _scan_rate(jax, env.reset, env.step, 4, n, seed, seconds, action_of=moves)
-
-
-def _fmt(x: float) -> str:
-    if x != x:
-        return "-"
-    return f"{x / 1e6:.2f}M" if x >= 1e6 else (f"{x / 1e3:.1f}k" if x >= 1e3 else f"{x:.0f}")
 
 
 def main(argv=None) -> int:

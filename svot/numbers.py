@@ -4,7 +4,7 @@
 itself accepts any Unicode decimal digit (``int('٣') == 3``), underscores (``'1_0'``) and
 surrounding whitespace. So a check made with one and a conversion made with the other
 disagree, and the disagreement became an internal error (``--maps-per-split ²``,
-Gather's ``move up ²``). Every parser of a count, a size, a seed, a cell index or a
+a distance in ``move up ²``). Every parser of a count, a size, a seed, a cell index or a
 distance in user text (command-line options included: :mod:`svot.cli` registers
 :func:`argparse_int` for ``type=int``) decides with :func:`is_ascii_digits` or converts
 with :func:`parse_int`.

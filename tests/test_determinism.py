@@ -11,7 +11,7 @@ import hashlib, json
 import gymnasium as gym
 import svot
 h = hashlib.sha256()
-for eid in svot.envs.registered_ids():
+for eid in svot.domains.registered_ids():
     env = gym.make(eid, render_mode="rgb_array")
     for seed in (0, 1):
         obs, info = env.reset(seed=seed)

@@ -27,7 +27,6 @@ from typing import ClassVar, Iterable
 from svot.agents.episode import AgentEpisode, EpisodeConfig, Turn
 from svot.domains import env_id as grid_env_id
 from svot.errors import ConfigError
-from svot.rulemaze import symbols as S
 from svot.rulemaze import tools_logic
 
 INSTRUCTION = ("Play the game below by calling the tools, one move per call, until the goal is reached. "

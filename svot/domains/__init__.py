@@ -99,11 +99,8 @@ def get_spec(name: str) -> DomainSpec:
     return entry(name).domain.spec
 
 
-class _Specs(Mapping):
-    """``SPECS``: name -> spec, a read-only view of the registry."""
-
-    def __getitem__(self, name: str) -> DomainSpec:
-        return _ENTRIES[name].domain.spec
+class _RegistryView(Mapping):
+    """A read-only view keyed by the registered names, in registration order (subclasses say what a name maps to)."""
 
     def __iter__(self) -> Iterator[str]:
         return iter(_ENTRIES)
@@ -113,6 +110,13 @@ class _Specs(Mapping):
 
     def __repr__(self) -> str:
         return repr(dict(self))
+
+
+class _Specs(_RegistryView):
+    """``SPECS``: name -> spec, a read-only view of the registry."""
+
+    def __getitem__(self, name: str) -> DomainSpec:
+        return _ENTRIES[name].domain.spec
 
 
 SPECS: Mapping[str, DomainSpec] = _Specs()
@@ -156,21 +160,12 @@ def plan_length_floor(name: str, state: dict) -> int:
     return problem_gen.plan_length_floor(get_domain(name), state)
 
 
-class _Table5(Mapping):
+class _Table5(_RegistryView):
     """``PARAMS``: name -> ``{"sizes": ..., **spec.table5}``, read off the registry on each access."""
 
     def __getitem__(self, name: str) -> dict[str, Any]:
         spec = _ENTRIES[name].domain.spec
         return {"sizes": tuple(spec.sizes), **spec.table5}
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(_ENTRIES)
-
-    def __len__(self) -> int:
-        return len(_ENTRIES)
-
-    def __repr__(self) -> str:
-        return repr(dict(self))
 
 
 PARAMS: Mapping[str, dict[str, Any]] = _Table5()

@@ -42,9 +42,7 @@ from __future__ import annotations
 
 import functools
 import marshal
-import os
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import gymnasium as gym
 from gymnasium import spaces
@@ -57,9 +55,9 @@ from svot.envs.info import PENDING, LazyInfo
 from svot.envs.episode import past_termination
 from svot.envs.failure import any_full, failure_masks
 from svot.envs.observation import observation_dtype, observer_for, spec_observation
-from svot.envs.problem_check import check_problem, load_problem
-from svot.errors import ConfigError, ProblemError
-from svot.pddl import Problem, load_domain, parse_problem
+from svot.envs.problem_check import load_problem
+from svot.errors import ConfigError
+from svot.pddl import Problem, load_domain
 from svot.problem_gen import draw_rng, planned, sample
 from svot.envs.pool import generated_pool
 from svot.envs.view import NOT_APPLIED, new_view
@@ -310,34 +308,6 @@ class SVoTEnv(ConventionsMixin, gym.Env):
 
     def _make_engine(self, problem: Problem):
         return self.dspec.make_engine(problem, self.engine_kind)
-
-    def _load_problem(self, problem: Any) -> Problem:
-        if isinstance(problem, Problem):
-            if problem.domain != self.pddl_domain.name:
-                raise ProblemError(f"problem {problem.name!r} is for domain {problem.domain!r}, not {self.pddl_domain.name!r}")
-            parsed = problem
-        elif isinstance(problem, (str, os.PathLike)):
-            text = str(problem)
-            if isinstance(problem, os.PathLike) or ("(" not in text and Path(text).exists()):
-                path = Path(problem)
-                try:
-                    text = path.read_text()
-                except OSError as exc:
-                    raise ProblemError(f"cannot read problem file {str(path)!r}: {exc.strerror}") from exc
-                parsed = parse_problem(text, self.pddl_domain, source=str(path))
-            elif "(" not in text:
-                raise ProblemError(f"problem file {text!r} does not exist (and is not PDDL text)")
-            else:
-                parsed = parse_problem(text, self.pddl_domain, source="<options['problem']>")
-        else:
-            raise ProblemError(
-                f"options['problem'] must be PDDL text, a path or a svot.pddl.Problem, got {type(problem).__name__}"
-            )
-        size = self.dspec.size_of(parsed)
-        if size != self.size:
-            raise ProblemError(f"problem {parsed.name!r} is {size}x{size}, but this env is {self.size}x{self.size}")
-        check_problem(parsed, self.dspec, self.pddl_domain, self.size)
-        return parsed
 
     # --- reading states ----------------------------------------------------------
     def _read(self, state) -> dict:

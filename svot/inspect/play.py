@@ -93,7 +93,7 @@ def move_tool(ep: AgentEpisode, images: bool = True) -> ToolDef:
             raise ToolError(out.error)  # the model reads it and may try again; nothing was stepped
         return [ContentText(text=out.text), image_content(out.image)] if images else out.text
 
-    example = ep.driver.action_text(0)  # the domain's own wording of an action it accepts (Gather's carry a distance)
+    example = ep.driver.action_text(0)  # the domain's own wording of an action it accepts (with a distance where moves carry one)
     params = ToolParams(properties={"action": ToolParam(type="string", description=f"One action, e.g. \"{example}\".")},
                         required=["action"])
     return ToolDef(move, name="move", description="Apply one action in the game and see the new state and image.",

@@ -84,7 +84,7 @@ def device_tables(h: HostTables) -> DeviceTables:
     chains = None
     if h.chains is not None:
         ch = h.chains
-        S, W, L = ch.steps, ch.width, ch.lit_width
+        W, L = ch.width, ch.lit_width
         lits = ch.lits.reshape(-1, W, L)
         Wu = h.chain_width
         cond = ch.cond.reshape(-1, W + 1, ch.cond.shape[-1])[:, list(range(Wu)) + [W]]

@@ -264,7 +264,7 @@ class DomainSpec:
 
         The datasets' distractor search keys hundreds of states per map by their goal configuration
         alone. The default builds the whole state dict; a domain whose goal fields cost much less
-        than the rest of it (Gather and Pacman: the counts collected and the player) builds just
+        than the rest of it (e.g. counts collected and the player) builds just
         those. It must give what the default gives (a test reads both on every registered domain).
         """
         d = self.state_dict(atoms, size)

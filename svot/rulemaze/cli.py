@@ -258,8 +258,7 @@ def _pool_locked(args) -> int:
         atomic_write_json(manifest_path, manifest)
         print(f"{sc}: {len(mazes)} mazes in {dt:.1f} s ({len(mazes) / dt:.0f} mazes/s, "
               f"{args.workers} worker(s)) -> {paths[sc]}")
-        if not getattr(args, "quiet", False):
-            print(_stats_line(sc, mazes, args.coloring))
+        print(_stats_line(sc, mazes, args.coloring))  # the pool's measured figures: its result, not a progress table
     return 0
 
 
@@ -288,9 +287,9 @@ def _export(args) -> int:
     result = D.export(cfg, workers=args.workers, resume=args.resume, overwrite=args.overwrite,
                       quiet=getattr(args, "quiet", False), command=["svot", *getattr(args, "_argv", [])])
     dt = time.perf_counter() - t0
+    for line in result.pool_lines:  # the pools' measured figures: a result, not a progress table
+        print(line)
     if not getattr(args, "quiet", False):
-        for line in result.pool_lines:
-            print(line)
         print(result.summary())
     items = sum(st.get("items", 0) for _, _, st in result.rows)
     print(f"{items} items in {dt:.1f} s ({items / dt:.1f} items/s, {args.workers} worker(s)); "

@@ -401,8 +401,6 @@ ALLOWED = {
     ("svot/numbers.py", "isdigit"): "the one digit rule",
     ("svot/safe_paths.py", "Image.open"): "open_image: pixels bounded from the header first",
     ("svot/engine/reference.py", "write_text"): "a private tempfile.mkdtemp folder for PDDLGym's reader",
-    ("svot/envs/base.py", "read_text"): "the env's old _load_problem, no longer called (reset calls "
-                                         "svot.envs.problem_check.load_problem); removed with helper draw's reset",
     ("svot/dataset/orchestrator.py", "json.loads"): "the export's own .parts stats and Arrow metadata",
     ("svot/dataset/orchestrator.py", "read_text"): "the export's own .parts stats",
     ("svot/dataset/outdir.py", "json.loads"): "an Arrow part's own metadata, inside part_ok's catch-all",
