@@ -18,7 +18,7 @@ import re
 from typing import Any, Iterator
 
 from svot.errors import DatasetError, SvotError
-from svot.safe_paths import open_regular, read_regular
+from svot.safe_paths import open_regular, read_text
 
 #: Nesting deeper than this is refused before Python's recursive parser sees it.
 MAX_JSON_DEPTH = 512
@@ -85,14 +85,7 @@ def read_json_file(path: str | os.PathLike, *, what: str = "a JSON file", error:
     Raises ``error`` naming the file, and for a decode error its line and column.
     """
     name = os.fspath(path)
-    try:
-        data = read_regular(name, max_bytes=max_bytes, what="file")
-    except DatasetError as exc:
-        raise error(f"{name}: cannot read {what}: {exc}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise error(f"{name}: cannot read {what}: not UTF-8 text (byte {exc.start})") from None
+    text = read_text(name, max_bytes=max_bytes, what=what, error=error)
     try:
         return loads(text)
     except json.JSONDecodeError as exc:

@@ -12,7 +12,9 @@ given. The rules, one function each:
   there.
 * :func:`read_regular`: only a regular file is read (a FIFO, device or
   socket is refused without blocking: the file is opened ``O_NONBLOCK`` and
-  checked with ``fstat`` before any read), and only up to a size bound.
+  checked with ``fstat`` before any read), and only up to a size bound;
+  :func:`read_text` is the same file as UTF-8 text, every failure one error
+  of the caller's class naming the file.
 * :func:`open_image`: an image's pixel count is read from its header and
   bounded before it is decoded (a decompression bomb is refused).
 * :func:`remove_within`: deletes a file or directory only under the root; a
@@ -30,7 +32,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from PIL import Image
 
-from svot.errors import DatasetError
+from svot.errors import DatasetError, SvotError
 
 #: Largest file read as an image (bytes) and largest image decoded (pixels): 4096 x 4096,
 #: the largest ``--image-size`` an export accepts.
@@ -109,6 +111,22 @@ def read_regular(path: str | os.PathLike, *, max_bytes: int, what: str = "file")
         raise DatasetError(f"cannot read {what} {p!r}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+
+
+def read_text(path: str | os.PathLike, *, max_bytes: int, what: str = "file",
+              error: type[SvotError] = DatasetError) -> str:
+    """The UTF-8 text of a regular file of at most ``max_bytes`` (:func:`read_regular`; a byte-order mark
+    dropped). Every failure (missing, not a regular file, too large, unreadable, not UTF-8) raises ``error``
+    as ``<file>: cannot read <what>: <reason>``."""
+    name = os.fspath(path)
+    try:
+        data = read_regular(name, max_bytes=max_bytes, what="file")
+    except DatasetError as exc:
+        raise error(f"{name}: cannot read {what}: {exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(f"{name}: cannot read {what}: not UTF-8 text (byte {exc.start} is 0x{data[exc.start]:02x})") from None
 
 
 def open_regular(path: str | os.PathLike, *, what: str = "file"):

@@ -39,6 +39,8 @@ API = [
     ("Scoring: svot.metrics", "svot.metrics"),
     ("RuleMaze: svot.rulemaze", "svot.rulemaze"),
     ("Inspect tasks: svot.inspect", "svot.inspect"),  # no re-exports: its submodules are shown (SUBMODULES)
+    ("Agents: svot.agents", "svot.agents"),  # the core re-exported; the adapters are its submodules (SUBMODULES)
+    ("JAX: svot.jax", "svot.jax"),
     ("Adding a domain: svot.extend", "svot.extend"),
     ("Domain specs: svot.domains", "svot.domains"),
     ("Problem generation: svot.problem_gen", "svot.problem_gen"),
@@ -48,7 +50,7 @@ API = [
     ("Errors: svot.errors", "svot.errors"),
 ]
 
-SUBMODULES = {"svot.inspect"}
+SUBMODULES = {"svot.inspect", "svot.agents"}
 
 
 def title_of(page: Path) -> str:

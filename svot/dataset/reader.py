@@ -174,10 +174,7 @@ def read_table_rows(path: Path, columns: Sequence[str] | None = None) -> list[di
         except (OSError, KeyError, ValueError) as exc:
             what = f"the columns {list(columns)}" if columns is not None else "a Parquet table"
             raise DatasetError(f"{path}: cannot read {what}: {exc}") from None
-    try:  # a regular file only; a byte-order mark is skipped; nesting too deep is a ValueError here
-        data = loads(read_regular(path, max_bytes=MAX_JSON_LIST_BYTES, what="split file").decode("utf-8-sig"))
-    except (DatasetError, UnicodeDecodeError, ValueError) as exc:
-        raise DatasetError(f"{path}: cannot read a ShareGPT JSON list: {exc}") from None
+    data = read_json_file(path, what="a ShareGPT JSON list", max_bytes=MAX_JSON_LIST_BYTES)  # regular, bounded, UTF-8
     if not isinstance(data, list) or any(not isinstance(r, dict) for r in data):
         raise DatasetError(f"{path}: expected a JSON list of items")
     return data
@@ -185,17 +182,6 @@ def read_table_rows(path: Path, columns: Sequence[str] | None = None) -> list[di
 
 #: Largest JSON-list split file read whole.
 MAX_JSON_LIST_BYTES = 4 * 1024**3
-
-
-def read_text_file(path, *, max_bytes: int, what: str = "file") -> str:
-    """The UTF-8 text of a regular file of at most ``max_bytes`` (a FIFO or device is refused, never
-    waited on), a byte-order mark skipped. Raises :class:`~svot.errors.DatasetError` naming the file,
-    also when it is not UTF-8."""
-    data = read_regular(path, max_bytes=max_bytes, what=what)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DatasetError(f"{what} {str(path)!r} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def read_export_info(data_dir: str | Path) -> dict:

@@ -50,7 +50,7 @@ def _inner_edges(size: int) -> tuple[tuple[Cell, Cell], ...]:
 def dfs_perfect_maze(size: int, src: Cell, rng: np.random.Generator) -> set[tuple[Cell, Cell]]:
     """Phase 1 of Alg. 3: the passages of a perfect maze grown by DFS from ``src`` (the draws of :func:`create_maze`'s)."""
     t = _maze_tables(size)
-    _parent, opened = _dfs_tree(t, size, src[0] * size + src[1], rng)
+    _parent, opened = _dfs_tree(t, size, src[0] * size + src[1], rng.random(size * size - 1).tolist())
     return {t.pairs[k] for k in range(len(t.pairs)) if opened >> k & 1}
 
 
@@ -92,18 +92,34 @@ def create_maze_mask(size: int, s: int, dsts: Iterable[int], rng: np.random.Gene
     """Alg. 3 on cell indices ``r * N + c``: the open edges as the bits of an int, edge ``k`` (:func:`inner_edges`'
     order) open where bit ``k`` is set. Phase 1 is :func:`_dfs_tree`; phase 2 opens ``loop_removals`` of the
     walls near the tree paths from ``s`` to each dst, then of the others, in a random order, skipping a wall
-    that would open a full 2x2 block (none checked at 2x2 and below, as Alg. 3 reads it)."""
+    that would open a full 2x2 block (none checked at 2x2 and below, as Alg. 3 reads it).
+
+    Every draw is one ``rng.random(E)`` (``E`` inner edges): the tree's ``N*N - 1`` carving choices first, then
+    one key per remaining wall; a group's random order is its walls sorted by their keys (i.i.d. uniform keys
+    give every order the same chance). One numpy call per maze instead of one per carved cell."""
+    return maze_mask_from_draws(size, s, dsts, rng.random(maze_draws(size)).tolist(), loop_percent)
+
+
+def maze_draws(size: int) -> int:
+    """How many uniform doubles :func:`maze_mask_from_draws` reads: one per inner edge, ``2 * N * (N - 1)``."""
+    return 2 * size * (size - 1)
+
+
+def maze_mask_from_draws(size: int, s: int, dsts: Iterable[int], u, loop_percent: float = LOOP_PERCENT) -> int:
+    """:func:`create_maze_mask` on uniform doubles ``u`` in [0, 1) already drawn (its first ``maze_draws(size)``
+    are read), so that a sampler draws its whole layout in one numpy call."""
     t = _maze_tables(size)
-    parent, opened = _dfs_tree(t, size, s, rng)
+    parent, opened = _dfs_tree(t, size, s, u)
     blocks = t.square_masks
+    keys = iter(u[size * size - 1:maze_draws(size)])
     for group, todo in _loop_groups(t, s, dsts, parent, opened, loop_percent):
-        order = rng.permutation(len(group)).tolist()  # drawn even when nothing is to be opened, as Alg. 3 does
-        for i in order:
+        order = sorted(group, key=lambda _k: next(keys))  # keys handed out in the group's (edge) order
+        for k in order:
             if todo == 0:
                 break
-            if any(opened & block == block for block in blocks[group[i]]):
+            if any(opened & block == block for block in blocks[k]):
                 continue  # opening it would open the whole 2x2 block
-            opened |= 1 << group[i]
+            opened |= 1 << k
             todo -= 1
     return opened
 
@@ -124,32 +140,43 @@ def _loop_groups(t: "_MazeTables", s: int, dsts: Iterable[int], parent, opened: 
     return tuple((group, loop_removals(len(group), loop_percent)) for group in groups)
 
 
-def _dfs_tree(t: "_MazeTables", size: int, s: int, rng: np.random.Generator) -> tuple[list[int], int]:
+def _dfs_tree(t: "_MazeTables", size: int, s: int, u: list[float]) -> tuple[list[int], int]:
     """Phase 1 of Alg. 3: each cell's parent on the perfect maze grown by depth-first search from ``s`` and its
-    open edges as bits. At each step the search draws ``rng.integers(k)`` among the ``k`` unvisited
-    neighbours of the cell on top of the stack, in ``DELTAS`` order (``t.options``), or backtracks. Once every
-    cell is visited it only backtracks, drawing nothing: it stops there."""
+    open edges as bits. At each step the search picks ``int(u[i] * k)`` among the ``k`` unvisited neighbours
+    of the cell on top of the stack, in ``DELTAS`` order (``t.options``), ``u[i]`` the next of the uniform
+    doubles ``u`` (one per carved cell: ``N*N - 1``), or backtracks. Once every cell is visited it stops."""
     options_of, nbmask = t.options, t.nbmask
     unvisited = ((1 << size * size) - 1) ^ (1 << s)
     parent = [-1] * (size * size)
     parent[s] = s
     opened = 0
     stack = [s]
+    draws = iter(u)
     while stack:
-        u = stack[-1]
-        free = unvisited & nbmask[u]
+        v0 = stack[-1]
+        free = unvisited & nbmask[v0]
         if free:
-            options = options_of[u][free]
-            v, k = options[int(rng.integers(len(options)))]
+            options = options_of[v0][free]
+            v, k = options[int(next(draws) * len(options))]
             opened |= 1 << k
             unvisited ^= 1 << v
-            parent[v] = u
+            parent[v] = v0
             if not unvisited:
                 break
             stack.append(v)
         else:
             stack.pop()
     return parent, opened
+
+
+def pick_distinct(n: int, m: int, u, at: int = 0) -> list[int]:
+    """``m`` distinct values of ``range(n)``, uniformly, from the doubles ``u[at:at + m]`` in [0, 1): a partial
+    Fisher-Yates shuffle, step ``i`` swapping place ``i`` with place ``i + int(u[at + i] * (n - i))``."""
+    out = list(range(n))
+    for i in range(m):
+        j = i + int(u[at + i] * (n - i))
+        out[i], out[j] = out[j], out[i]
+    return out[:m]
 
 
 def inner_edges(size: int) -> tuple[tuple[Cell, Cell], ...]:

@@ -200,6 +200,15 @@ def answer_value(kind: str, value) -> str:
     return str(value)
 
 
+def effect_value(kind: str, value) -> str:
+    """One field's value inside an effect clause (``collected: key (0, 2), heart (1, 1)``): as an answer
+    writes it, but never holding ``;`` (which ends the clause for the reader of ``r_c``) and ``none``
+    for an empty value rather than nothing."""
+    if kind == "colour_cells":
+        return ", ".join(f"{c} {fmt_cells(cells)}" for c, cells in value.items()) or "none"
+    return answer_value(kind, value) or "none"
+
+
 def answer_line(parts) -> str:
     """``Label: value; label: value``: (Field, text) pairs, labels after the first lower-cased."""
     out = []

@@ -25,6 +25,7 @@ from svot.kernel.phrases import (
     answer_value,
     coordinates_text,
     effect_field,
+    effect_value,
     generic_conclusion,
     generic_operator_text,
     literal_text,
@@ -465,7 +466,7 @@ class DomainSpec:
         out = []
         for f in self.fields:
             if f.key != "player" and before.get(f.key) != after.get(f.key):
-                out.append(f"{f.label.lower()}: {add(effect_field(f.label), answer_value(f.kind, after[f.key]))}")
+                out.append(f"{f.label.lower()}: {add(effect_field(f.label), effect_value(f.kind, after[f.key]))}")
         return out
 
     def distractor_pools(self, truth: dict, initial: dict) -> tuple[list[dict], list[dict]]:

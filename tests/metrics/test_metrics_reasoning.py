@@ -145,3 +145,21 @@ def test_visual_chain_fields_and_reward(generated_steps):
     assert visual_chain_fields(same) == {"changes": "none"}
     with pytest.raises(MetricError):
         visual_reasoning_reward("x", "nothing readable here")
+
+
+def test_generic_effect_clauses_of_several_items_read_back_whole():
+    """A move that collects a second item writes two items in one effect clause and leaves none on the board:
+    the clause's value must not hold ``;`` (it ends the clause) and an empty value reads ``none``. Found by a
+    ground-truth export scoring r_c = 0.978 on a QuestMaze map."""
+    from tests.dataset.test_dataset_transitions import chains
+
+    state = {"domain": "questmaze", "size": 3, "player": [0, 0], "princess": [2, 2], "treasure": [2, 0],
+             "items": {"key": [[0, 1]], "heart": [[0, 2]]}, "collected": {}, "reached": "none",
+             "walls_right": [], "walls_down": []}
+    right = 3
+    first, second = chains(state, [right, right])
+    assert "items: heart (0, 2); collected: key (0, 1)." in first.text
+    assert "items: none; collected: key (0, 1), heart (0, 2)." in second.text
+    for c in (first, second):
+        assert extract_keywords(c.text) == keyword_dict(c.keywords), c.text
+        assert reasoning_reward(c.text, c.keywords).reward == 1.0

@@ -8,6 +8,8 @@ from svot.rulemaze.paths import path_cells, shared_cells, solution_paths
 from svot.rulemaze.pool import (create_maze, generate_maze, generate_pool, loop_removals,
                                 opens_square, read_pool, write_pool)
 
+from tests.rulemaze.conftest import POOL_SIZE
+
 
 @pytest.mark.parametrize("scenario", S.SCENARIOS)
 def test_every_pool_maze_has_exactly_two_solution_paths(pools, scenario):
@@ -23,8 +25,8 @@ def test_every_pool_maze_has_exactly_two_solution_paths(pools, scenario):
 @pytest.mark.parametrize("scenario", S.SCENARIOS)
 def test_pool_is_distinct_and_well_formed(pools, scenario):
     pool = pools[scenario]
-    assert len(pool) == 500
-    assert len({m.canonical() for m in pool}) == 500
+    assert len(pool) == POOL_SIZE
+    assert len({m.canonical() for m in pool}) == POOL_SIZE
     for m in pool:
         assert m.scenario == scenario and m.size == 3
         if scenario == S.REGULAR:

@@ -20,7 +20,8 @@ import numpy as np
 
 from svot.domains.questmaze.spec import SPEC
 from svot.kernel.grid import cell_name, cells
-from svot.domains.passages import PassageBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
+from svot.domains.passages import (PassageBits, edge_walls, inner_edges, maze_draws, maze_mask_from_draws, open_bits,
+                                   pick_distinct, wall_marks)
 from svot.domains.questmaze.look import ITEMS, TARGETS
 from svot.errors import ConfigError
 from svot.problem_gen.common import Draw, Generated, finish_connected
@@ -49,14 +50,18 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 
 def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on cell indices ``r * N + c``: (start, princess, treasure, open edges as bits
-    (:func:`~svot.domains.passages.create_maze_mask`), items as (cell, index in ITEMS) in cell order)."""
-    n2 = size * size
-    start, princess, treasure = rng.choice(n2, size=3, replace=False).tolist()
-    opened = create_maze_mask(size, start, (princess, treasure), rng)
-    rest = [c for c in range(n2) if c != start and c != princess and c != treasure]
-    picks = sorted(rng.choice(len(rest), size=_item_count(size, split), replace=False).tolist())
+    (:func:`~svot.domains.passages.create_maze_mask`), items as (cell, index in ITEMS) in cell order).
+
+    One ``rng.random`` call gives every draw: the maze's (:func:`~svot.domains.passages.maze_mask_from_draws`),
+    then the three cells and the item cells as one partial shuffle of the cells
+    (:func:`~svot.domains.passages.pick_distinct`), then each item's kind, ``int(u * len(ITEMS))``."""
+    n2, m, e = size * size, _item_count(size, split), maze_draws(size)
+    u = rng.random(e + 3 + 2 * m).tolist()
+    start, princess, treasure, *picked = pick_distinct(n2, 3 + m, u, e)
+    opened = maze_mask_from_draws(size, start, (princess, treasure), u)
     k = len(ITEMS)
-    items = [(rest[i], int(rng.integers(k))) for i in picks]
+    at = e + 3 + m
+    items = [(c, int(u[at + i] * k)) for i, c in enumerate(sorted(picked))]
     return start, princess, treasure, opened, items
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from svot.domains.questmaze5.spec import SPEC
 from svot.kernel.grid import cell_name, cells
-from svot.domains.passages import create_maze_mask, inner_edges
+from svot.domains.passages import inner_edges, maze_draws, maze_mask_from_draws, pick_distinct
 from svot.domains.questmaze5.look import ITEMS, TARGETS
 from svot.errors import ConfigError
 from svot.problem_gen.common import Draw, Generated, finish_connected
@@ -60,16 +60,20 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on logical cell indices ``r * m + c``: (start, princess, treasure, the logical
     maze's open edges (:func:`~svot.domains.passages.create_maze_mask`, a flag per edge), items as (logical cell, index in
-    ITEMS) in cell order)."""
+    ITEMS) in cell order).
+
+    One ``rng.random`` call gives every draw, as in QuestMaze's sampler: the maze's, then the three cells and
+    the item cells as one partial shuffle (:func:`~svot.domains.passages.pick_distinct`), then the item kinds."""
     p = sampling_params(size, split)
     m = p["logical_size"]
-    start, princess, treasure = rng.choice(m * m, size=3, replace=False).tolist()
-    opened = create_maze_mask(m, start, (princess, treasure), rng)
+    n, e = p["items"], maze_draws(m)
+    u = rng.random(e + 3 + 2 * n).tolist()
+    start, princess, treasure, *picked = pick_distinct(m * m, 3 + n, u, e)
+    opened = maze_mask_from_draws(m, start, (princess, treasure), u)
     is_open = [opened >> k & 1 == 1 for k in range(len(inner_edges(m)))]
-    rest = [c for c in range(m * m) if c != start and c != princess and c != treasure]
-    picks = sorted(rng.choice(len(rest), size=p["items"], replace=False).tolist())
     k = len(ITEMS)
-    items = [(rest[i], int(rng.integers(k))) for i in picks]
+    at = e + 3 + n
+    items = [(c, int(u[at + i] * k)) for i, c in enumerate(sorted(picked))]
     return start, princess, treasure, is_open, items
 
 

@@ -19,7 +19,8 @@ import numpy as np
 
 from svot.domains.regularmaze.spec import SPEC
 from svot.kernel.grid import cell_name, cells
-from svot.domains.passages import PassageBits, create_maze_mask, edge_walls, inner_edges, open_bits, wall_marks
+from svot.domains.passages import (PassageBits, edge_walls, inner_edges, maze_draws, maze_mask_from_draws, open_bits,
+                                   pick_distinct, wall_marks)
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
 from svot.errors import ConfigError
 from svot.problem_gen.common import Draw, Generated, finish_connected
@@ -42,15 +43,19 @@ def sample_layout(size: int, split: str, rng: np.random.Generator) -> dict:
 
 def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on cell indices ``r * N + c``: (start, goal, open edges
-    as bits (:func:`~svot.domains.passages.create_maze_mask`), zones as (cell, index in ZONES) in cell order)."""
+    as bits (:func:`~svot.domains.passages.create_maze_mask`), zones as (cell, index in ZONES) in cell order).
+
+    One ``rng.random`` call gives every draw: the maze's (:func:`~svot.domains.passages.maze_mask_from_draws`),
+    then start, goal and the zone cells as one partial shuffle of the cells
+    (:func:`~svot.domains.passages.pick_distinct`), then each zone's kind, ``int(u * len(ZONES))``."""
     p = sampling_params(size, split)
-    n2 = size * size
-    start, goal = rng.choice(n2, size=2, replace=False).tolist()
-    opened = create_maze_mask(size, start, (goal,), rng)
-    rest = [c for c in range(n2) if c != start and c != goal]
-    picks = sorted(rng.choice(len(rest), size=p["zones"], replace=False).tolist())
+    n2, m, e = size * size, p["zones"], maze_draws(size)
+    u = rng.random(e + 2 + 2 * m).tolist()
+    start, goal, *picked = pick_distinct(n2, 2 + m, u, e)
+    opened = maze_mask_from_draws(size, start, (goal,), u)
     k = len(ZONES)
-    zones = [(rest[i], int(rng.integers(k))) for i in picks]
+    at = e + 2 + m
+    zones = [(c, int(u[at + i] * k)) for i, c in enumerate(sorted(picked))]
     return start, goal, opened, zones
 
 
