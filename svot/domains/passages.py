@@ -97,21 +97,21 @@ def create_maze_mask(size: int, s: int, dsts: Iterable[int], rng: np.random.Gene
     Every draw is one ``rng.random(E)`` (``E`` inner edges): the tree's ``N*N - 1`` carving choices first, then
     one key per remaining wall; a group's random order is its walls sorted by their keys (i.i.d. uniform keys
     give every order the same chance). One numpy call per maze instead of one per carved cell."""
-    return maze_mask_from_draws(size, s, dsts, rng.random(maze_draws(size)).tolist(), loop_percent)
+    return mask_from_draws(size, s, dsts, rng.random(layout_draws(size)).tolist(), loop_percent)
 
 
-def maze_draws(size: int) -> int:
-    """How many uniform doubles :func:`maze_mask_from_draws` reads: one per inner edge, ``2 * N * (N - 1)``."""
+def layout_draws(size: int) -> int:
+    """How many uniform doubles :func:`mask_from_draws` reads: one per inner edge, ``2 * N * (N - 1)``."""
     return 2 * size * (size - 1)
 
 
-def maze_mask_from_draws(size: int, s: int, dsts: Iterable[int], u, loop_percent: float = LOOP_PERCENT) -> int:
-    """:func:`create_maze_mask` on uniform doubles ``u`` in [0, 1) already drawn (its first ``maze_draws(size)``
+def mask_from_draws(size: int, s: int, dsts: Iterable[int], u, loop_percent: float = LOOP_PERCENT) -> int:
+    """:func:`create_maze_mask` on uniform doubles ``u`` in [0, 1) already drawn (its first ``layout_draws(size)``
     are read), so that a sampler draws its whole layout in one numpy call."""
     t = _maze_tables(size)
     parent, opened = _dfs_tree(t, size, s, u)
     blocks = t.square_masks
-    keys = iter(u[size * size - 1:maze_draws(size)])
+    keys = iter(u[size * size - 1:layout_draws(size)])
     for group, todo in _loop_groups(t, s, dsts, parent, opened, loop_percent):
         order = sorted(group, key=lambda _k: next(keys))  # keys handed out in the group's (edge) order
         for k in order:

@@ -20,7 +20,7 @@ import numpy as np
 
 from svot.domains.questmaze.spec import SPEC
 from svot.kernel.grid import cell_name, cells
-from svot.domains.passages import (PassageBits, edge_walls, inner_edges, maze_draws, maze_mask_from_draws, open_bits,
+from svot.domains.passages import (PassageBits, edge_walls, inner_edges, layout_draws, mask_from_draws, open_bits,
                                    pick_distinct, wall_marks)
 from svot.domains.questmaze.look import ITEMS, TARGETS
 from svot.errors import ConfigError
@@ -52,13 +52,13 @@ def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on cell indices ``r * N + c``: (start, princess, treasure, open edges as bits
     (:func:`~svot.domains.passages.create_maze_mask`), items as (cell, index in ITEMS) in cell order).
 
-    One ``rng.random`` call gives every draw: the maze's (:func:`~svot.domains.passages.maze_mask_from_draws`),
+    One ``rng.random`` call gives every draw: the maze's (:func:`~svot.domains.passages.mask_from_draws`),
     then the three cells and the item cells as one partial shuffle of the cells
     (:func:`~svot.domains.passages.pick_distinct`), then each item's kind, ``int(u * len(ITEMS))``."""
-    n2, m, e = size * size, _item_count(size, split), maze_draws(size)
+    n2, m, e = size * size, _item_count(size, split), layout_draws(size)
     u = rng.random(e + 3 + 2 * m).tolist()
     start, princess, treasure, *picked = pick_distinct(n2, 3 + m, u, e)
-    opened = maze_mask_from_draws(size, start, (princess, treasure), u)
+    opened = mask_from_draws(size, start, (princess, treasure), u)
     k = len(ITEMS)
     at = e + 3 + m
     items = [(c, int(u[at + i] * k)) for i, c in enumerate(sorted(picked))]

@@ -25,7 +25,7 @@ import numpy as np
 
 from svot.domains.questmaze5.spec import SPEC
 from svot.kernel.grid import cell_name, cells
-from svot.domains.passages import inner_edges, maze_draws, maze_mask_from_draws, pick_distinct
+from svot.domains.passages import inner_edges, layout_draws, mask_from_draws, pick_distinct
 from svot.domains.questmaze5.look import ITEMS, TARGETS
 from svot.errors import ConfigError
 from svot.problem_gen.common import Draw, Generated, finish_connected
@@ -66,10 +66,10 @@ def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     the item cells as one partial shuffle (:func:`~svot.domains.passages.pick_distinct`), then the item kinds."""
     p = sampling_params(size, split)
     m = p["logical_size"]
-    n, e = p["items"], maze_draws(m)
+    n, e = p["items"], layout_draws(m)
     u = rng.random(e + 3 + 2 * n).tolist()
     start, princess, treasure, *picked = pick_distinct(m * m, 3 + n, u, e)
-    opened = maze_mask_from_draws(m, start, (princess, treasure), u)
+    opened = mask_from_draws(m, start, (princess, treasure), u)
     is_open = [opened >> k & 1 == 1 for k in range(len(inner_edges(m)))]
     k = len(ITEMS)
     at = e + 3 + n

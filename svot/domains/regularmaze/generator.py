@@ -19,7 +19,7 @@ import numpy as np
 
 from svot.domains.regularmaze.spec import SPEC
 from svot.kernel.grid import cell_name, cells
-from svot.domains.passages import (PassageBits, edge_walls, inner_edges, maze_draws, maze_mask_from_draws, open_bits,
+from svot.domains.passages import (PassageBits, edge_walls, inner_edges, layout_draws, mask_from_draws, open_bits,
                                    pick_distinct, wall_marks)
 from svot.domains.regularmaze.look import GOAL_COLOUR, START_COLOUR, ZONES
 from svot.errors import ConfigError
@@ -45,14 +45,14 @@ def _draw(size: int, split: str, rng: np.random.Generator) -> tuple:
     """The layout's draws, on cell indices ``r * N + c``: (start, goal, open edges
     as bits (:func:`~svot.domains.passages.create_maze_mask`), zones as (cell, index in ZONES) in cell order).
 
-    One ``rng.random`` call gives every draw: the maze's (:func:`~svot.domains.passages.maze_mask_from_draws`),
+    One ``rng.random`` call gives every draw: the maze's (:func:`~svot.domains.passages.mask_from_draws`),
     then start, goal and the zone cells as one partial shuffle of the cells
     (:func:`~svot.domains.passages.pick_distinct`), then each zone's kind, ``int(u * len(ZONES))``."""
     p = sampling_params(size, split)
-    n2, m, e = size * size, p["zones"], maze_draws(size)
+    n2, m, e = size * size, p["zones"], layout_draws(size)
     u = rng.random(e + 2 + 2 * m).tolist()
     start, goal, *picked = pick_distinct(n2, 2 + m, u, e)
-    opened = maze_mask_from_draws(size, start, (goal,), u)
+    opened = mask_from_draws(size, start, (goal,), u)
     k = len(ZONES)
     at = e + 2 + m
     zones = [(c, int(u[at + i] * k)) for i, c in enumerate(sorted(picked))]
