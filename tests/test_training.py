@@ -126,7 +126,7 @@ def test_sft_rulemaze_stepwise_trl_records(tmp_path, trl, datasets):
     from svot.rulemaze import dataset as D
 
     cfg = D.make_config(tmp_path / "rm", scenarios=["RegularMaze"], seed=3, train=2, test_per_group=1,
-                        pool_size=600, formats="trl", image_size=96)
+                        pool_size=2000, formats="trl", image_size=96)
     D.export(cfg, quiet=True)
     train = datasets.load_dataset("parquet", data_files=str(tmp_path / "rm" / "regularmaze" / "trl" /
                                                             "train_stepwise.parquet"),
