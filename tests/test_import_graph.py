@@ -204,7 +204,7 @@ def test_env_ids_are_registered_whatever_the_import_order(first):
 # the two with its spec into the domain object the registry (svot/domains/__init__.py) lists.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("leaves", ("svot._version", "svot._after_import", "svot.errors", "svot.safe_paths", "svot.jsonl", "svot.cli_support",
-                "svot.parallel", "svot.training", "svot.atomic", "svot.numbers", "svot.raster")),
+                "svot.parallel", "svot.training", "svot.atomic", "svot.numbers", "svot.raster", "svot.state_hash")),
     ("pddl", ("svot.pddl", "svot.domains_pddl")),
     ("engine", ("svot.engine",)),
     ("kernel", ("svot.kernel",)),

@@ -12,15 +12,13 @@ this layer names no env of its own.
 
 from __future__ import annotations
 
-import hashlib
-import json
-
 import gymnasium as gym
 import numpy as np
 from gymnasium.envs.registration import load_env_creator
 
 from svot.dataset.wording import describe_domain
 from svot.errors import ConfigError
+from svot.state_hash import canonical_hash
 
 
 def _colours(spec, state: dict) -> tuple[str, ...]:
@@ -28,24 +26,6 @@ def _colours(spec, state: dict) -> tuple[str, ...]:
         if f.kind == "colour_cells":
             return tuple(state[f.key])
     return ()
-
-
-def canonical_hash(obj) -> str:
-    """sha256 (16 hex digits) of a JSON-able object, keys sorted: the same on every process."""
-    blob = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=_plain)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-
-def _plain(obj):
-    if isinstance(obj, (set, frozenset)):
-        return sorted(obj, key=repr)
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    if isinstance(obj, tuple):
-        return list(obj)
-    raise TypeError(f"not JSON-able: {type(obj).__name__}")
 
 
 class GridDriver:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 
-from svot.agents.drivers import canonical_hash
 from svot.errors import ActionError
 from svot.rulemaze import symbols as S
 from svot.rulemaze.render import min_image_size
 from svot.rulemaze.scenario import get_scenario
+from svot.state_hash import canonical_hash
 
 
 class RuleMazeDriver:

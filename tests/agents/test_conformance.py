@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from svot.agents import AgentEpisode
-from svot.agents.drivers import canonical_hash
+from svot.state_hash import canonical_hash
 from svot.agents.trl_env import RuleMazeToolEnv, SVoTToolEnv
 from svot.domains import SPECS
 from svot.domains import env_id
