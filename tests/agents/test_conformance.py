@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 
 from svot.agents import AgentEpisode
-from svot.state_hash import canonical_hash
 from svot.agents.trl_env import RuleMazeToolEnv, SVoTToolEnv
 from svot.domains import SPECS
 from svot.domains import env_id
 from svot.rulemaze.registration import env_ids as rulemaze_ids
+from svot.state_hash import canonical_hash
 
 from tests.agents.conftest import LAMPS_IDS
 
